@@ -1,0 +1,1 @@
+//! Crowd avoidance: a batched obstacle-avoidance step for many agents.

@@ -1,0 +1,437 @@
+//! Arc length: total length, distance → parameter (constant-speed motion) and parameter →
+//! distance, for any [`ParamCurve`].
+//!
+//! ## Baking
+//! Each segment's length `L = ∫₀¹ |C'(t)| dt` is integrated by adaptive 5-point Gauss–Legendre
+//! quadrature in f64: an interval `[a, b]` is accepted when the 5-point estimate over `[a, b]`
+//! and the sum of the estimates over its two halves agree to `rel_tol` (the difference is the
+//! error estimate, summed into [`ArcLengthTable::error_estimate`]); the two halves then become
+//! table intervals.
+//!
+//! ## Inversion
+//! Within an interval the parameter is a smooth function of distance, `t(s)`, whose derivative
+//! is known exactly at both ends: `dt/ds = 1 / |C'(t)|`. The table stores, per interval, the
+//! cubic Hermite interpolant of `t(s)` from those ends. An interval is accepted only if that
+//! interpolant also predicts the true `dt/ds` at the interval's middle to within
+//! [`RIPPLE_CHECK`]; its halves are then ~8× better (the error of a cubic Hermite interpolant's
+//! derivative falls as `h³`), which keeps the speed ripple of constant-speed motion far under
+//! 0.1 %. A query is a binary search over interval starts, one cubic, and one curve
+//! evaluation: no iteration, no allocation.
+//!
+//! Where the curve's speed is (nearly) zero, `dt/ds` is unbounded; there the secant slope is
+//! used and subdivision stops at [`MAX_DEPTH`]. Zero-length segments get no interval and are
+//! skipped by distance queries (a curve of length zero maps every distance to its start).
+
+use super::ParamCurve;
+use glam::Vec3;
+
+/// Relative tolerance of the per-interval length estimate used by [`ArcLengthTable::new`].
+pub const DEFAULT_REL_TOL: f64 = 2.5e-7;
+/// Largest accepted relative error of the interpolated `dt/ds` at an interval's middle.
+pub const RIPPLE_CHECK: f64 = 4e-4;
+/// Deepest subdivision of one segment (intervals no narrower than `2^-MAX_DEPTH` in `t`).
+pub const MAX_DEPTH: u32 = 14;
+
+/// 5-point Gauss–Legendre nodes on [-1, 1] (positive half) and weights.
+const GL5_X: [f64; 3] = [0.0, 0.538_469_310_105_683_1, 0.906_179_845_938_664];
+const GL5_W: [f64; 3] = [
+    0.568_888_888_888_888_9,
+    0.478_628_670_499_366_5,
+    0.236_926_885_056_189_1,
+];
+
+/// A point on a curve: segment index and local parameter `t ∈ [0, 1]`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CurveParam {
+    /// Segment index.
+    pub segment: usize,
+    /// Local parameter in `[0, 1]`.
+    pub t: f32,
+}
+
+impl CurveParam {
+    /// Splits a global parameter `u ∈ [0, segments]` (clamped; NaN → 0) into segment and `t`.
+    pub fn from_global(u: f32, segments: usize) -> Self {
+        Self::from_global_f64(u as f64, segments)
+    }
+
+    /// [`CurveParam::from_global`] for an f64 global parameter.
+    pub fn from_global_f64(u: f64, segments: usize) -> Self {
+        let segments = segments.max(1);
+        let u = if u.is_nan() {
+            0.0
+        } else {
+            u.clamp(0.0, segments as f64)
+        };
+        let seg = (u.floor() as usize).min(segments - 1);
+        Self {
+            segment: seg,
+            t: ((u - seg as f64) as f32).clamp(0.0, 1.0),
+        }
+    }
+
+    /// The global parameter `segment + t`.
+    pub fn global(&self) -> f64 {
+        self.segment as f64 + self.t as f64
+    }
+}
+
+/// One interval of the table: the cubic Hermite of `t(x)`, `x = (s − s0)/ds ∈ [0, 1]`.
+#[derive(Clone, Copy, Debug)]
+struct Interval {
+    inv_ds: f32,
+    segment: u32,
+    t0: f32,
+    t1: f32,
+    /// `dt/dx` at `x = 0` and `x = 1` (that is `ds · dt/ds`).
+    m0: f32,
+    m1: f32,
+}
+
+/// The baked arc-length table of one curve: see the module docs for the method.
+///
+/// The table does not borrow the curve; pass the same curve to the queries that evaluate it.
+#[derive(Clone, Debug)]
+pub struct ArcLengthTable {
+    /// Distance at each interval's start (f32, rounded from an f64 running sum).
+    starts: Vec<f32>,
+    intervals: Vec<Interval>,
+    /// First interval index of each segment, plus the total interval count at the end.
+    segment_first: Vec<u32>,
+    /// Distance at each segment's start (f64), plus the total length at the end.
+    segment_start: Vec<f64>,
+    total: f64,
+    error: f64,
+}
+
+/// Length of `[a, b]` by 5-point Gauss–Legendre on the curve's speed.
+fn gl5<C: ParamCurve + ?Sized>(curve: &C, segment: usize, a: f64, b: f64) -> f64 {
+    let half = 0.5 * (b - a);
+    let mid = 0.5 * (a + b);
+    let speed = |x: f64| curve.derivative(segment, (mid + half * x) as f32).length() as f64;
+    let mut sum = GL5_W[0] * speed(0.0);
+    for k in 1..3 {
+        sum += GL5_W[k] * (speed(GL5_X[k]) + speed(-GL5_X[k]));
+    }
+    sum * half
+}
+
+/// Cubic Hermite on [0, 1] of values `y0`, `y1` and slopes `m0`, `m1` (all f64).
+fn hermite_f64(y0: f64, y1: f64, m0: f64, m1: f64, x: f64) -> (f64, f64) {
+    let (x2, x3) = (x * x, x * x * x);
+    let y = (2.0 * x3 - 3.0 * x2 + 1.0) * y0
+        + (x3 - 2.0 * x2 + x) * m0
+        + (-2.0 * x3 + 3.0 * x2) * y1
+        + (x3 - x2) * m1;
+    let dy = (6.0 * x2 - 6.0 * x) * (y0 - y1)
+        + (3.0 * x2 - 4.0 * x + 1.0) * m0
+        + (3.0 * x2 - 2.0 * x) * m1;
+    (y, dy)
+}
+
+/// `dt/ds` at `t`, or the secant slope `dt_ds_secant` where the speed is too small to invert.
+fn slope<C: ParamCurve + ?Sized>(curve: &C, segment: usize, t: f64, secant: f64) -> f64 {
+    let v = curve.derivative(segment, t as f32).length() as f64;
+    if v > 1e-3 / secant {
+        1.0 / v
+    } else {
+        secant
+    }
+}
+
+impl ArcLengthTable {
+    /// Bakes the table with [`DEFAULT_REL_TOL`].
+    pub fn new<C: ParamCurve + ?Sized>(curve: &C) -> Self {
+        Self::with_tolerance(curve, DEFAULT_REL_TOL)
+    }
+
+    /// Bakes the table; `rel_tol` is the relative length tolerance per interval (clamped to
+    /// `[1e-9, 1e-2]`).
+    pub fn with_tolerance<C: ParamCurve + ?Sized>(curve: &C, rel_tol: f64) -> Self {
+        let rel_tol = if rel_tol.is_nan() {
+            DEFAULT_REL_TOL
+        } else {
+            rel_tol.clamp(1e-9, 1e-2)
+        };
+        let segs = curve.segment_count();
+        let mut table = ArcLengthTable {
+            starts: Vec::new(),
+            intervals: Vec::new(),
+            segment_first: Vec::with_capacity(segs + 1),
+            segment_start: Vec::with_capacity(segs + 1),
+            total: 0.0,
+            error: 0.0,
+        };
+        // Explicit stack of (a, b, length of [a, b], depth); intervals pop in order of t.
+        let mut stack: Vec<(f64, f64, f64, u32)> = Vec::with_capacity(2 * MAX_DEPTH as usize + 2);
+        let mut s = 0.0f64;
+        for seg in 0..segs {
+            table.segment_first.push(table.intervals.len() as u32);
+            table.segment_start.push(s);
+            let whole = gl5(curve, seg, 0.0, 1.0);
+            stack.clear();
+            stack.push((0.0, 1.0, whole, 0));
+            while let Some((a, b, len, depth)) = stack.pop() {
+                if len <= 0.0 || !len.is_finite() {
+                    continue; // zero-length piece: nothing to walk
+                }
+                let m = 0.5 * (a + b);
+                let left = gl5(curve, seg, a, m);
+                let right = gl5(curve, seg, m, b);
+                let diff = (left + right - len).abs();
+                let mut accept = depth >= MAX_DEPTH;
+                if !accept && diff <= rel_tol * (left + right) {
+                    // Does the Hermite of t(s) over [a, b] predict dt/ds at the middle?
+                    let fine = left + right;
+                    let secant = (b - a) / fine;
+                    let ma = slope(curve, seg, a, secant) * fine;
+                    let mb = slope(curve, seg, b, secant) * fine;
+                    let (_, dtdx) = hermite_f64(a, b, ma, mb, left / fine);
+                    let predicted = dtdx / fine;
+                    let truth = slope(curve, seg, m, secant);
+                    accept = (predicted / truth - 1.0).abs() <= RIPPLE_CHECK;
+                }
+                if accept {
+                    table.error += diff;
+                    table.push_interval(curve, seg, a, m, s, left);
+                    s += left;
+                    table.push_interval(curve, seg, m, b, s, right);
+                    s += right;
+                } else {
+                    // Right first so the left half pops first.
+                    stack.push((m, b, right, depth + 1));
+                    stack.push((a, m, left, depth + 1));
+                }
+            }
+        }
+        table.segment_first.push(table.intervals.len() as u32);
+        table.segment_start.push(s);
+        table.total = s;
+        table
+    }
+
+    fn push_interval<C: ParamCurve + ?Sized>(
+        &mut self,
+        curve: &C,
+        seg: usize,
+        a: f64,
+        b: f64,
+        s0: f64,
+        len: f64,
+    ) {
+        let start = s0 as f32;
+        let ds = (s0 + len) as f32 - start;
+        if ds <= 0.0 || !(1.0 / ds).is_finite() {
+            return; // below f32 resolution at this distance: never the answer of a query
+        }
+        let secant = (b - a) / len;
+        let m0 = slope(curve, seg, a, secant) * len;
+        let m1 = slope(curve, seg, b, secant) * len;
+        self.starts.push(start);
+        self.intervals.push(Interval {
+            inv_ds: 1.0 / ds,
+            segment: seg as u32,
+            t0: a as f32,
+            t1: b as f32,
+            m0: m0 as f32,
+            m1: m1 as f32,
+        });
+    }
+
+    /// Total arc length.
+    pub fn total_length(&self) -> f32 {
+        self.total as f32
+    }
+
+    /// Total arc length in f64 (the unrounded sum of the quadrature).
+    pub fn total_length_f64(&self) -> f64 {
+        self.total
+    }
+
+    /// Sum over all intervals of |coarse − fine| quadrature estimates: an upper estimate of the
+    /// absolute error of [`total_length`](Self::total_length).
+    pub fn error_estimate(&self) -> f64 {
+        self.error
+    }
+
+    /// Number of table intervals (memory is ~28 bytes each).
+    pub fn interval_count(&self) -> usize {
+        self.intervals.len()
+    }
+
+    /// Length of segment `segment` (0 past the end).
+    pub fn segment_length(&self, segment: usize) -> f64 {
+        match (
+            self.segment_start.get(segment),
+            self.segment_start.get(segment + 1),
+        ) {
+            (Some(a), Some(b)) => b - a,
+            _ => 0.0,
+        }
+    }
+
+    /// The curve parameter at arc-length distance `d` from the start (clamped to
+    /// `[0, total_length]`; NaN → 0). A zero-length curve maps everything to `(0, 0)`.
+    #[inline]
+    pub fn param_at_distance(&self, d: f32) -> CurveParam {
+        let n = self.starts.len();
+        if n == 0 {
+            return CurveParam { segment: 0, t: 0.0 };
+        }
+        let d = if d.is_nan() { 0.0 } else { d };
+        let i = self.starts.partition_point(|&s| s <= d).saturating_sub(1);
+        self.param_in_interval(i, d)
+    }
+
+    /// Like [`param_at_distance`](Self::param_at_distance), but starts the search from the
+    /// interval index in `hint` (the last answer for this caller) and updates it: for queries
+    /// that move little between calls this walks a step or two instead of a binary search.
+    /// The result is bit-identical to `param_at_distance`.
+    #[inline]
+    pub fn param_at_distance_hinted(&self, d: f32, hint: &mut usize) -> CurveParam {
+        let n = self.starts.len();
+        if n == 0 {
+            return CurveParam { segment: 0, t: 0.0 };
+        }
+        let d = if d.is_nan() { 0.0 } else { d };
+        let mut i = (*hint).min(n - 1);
+        // Same answer as partition_point(s <= d) - 1 (saturating): the last i with starts[i] <= d.
+        let mut steps = 0;
+        while i > 0 && self.starts[i] > d && steps < 8 {
+            i -= 1;
+            steps += 1;
+        }
+        while i + 1 < n && self.starts[i + 1] <= d && steps < 8 {
+            i += 1;
+            steps += 1;
+        }
+        let settled = (i == 0 || self.starts[i] <= d) && (i + 1 == n || self.starts[i + 1] > d);
+        if !settled {
+            i = self.starts.partition_point(|&s| s <= d).saturating_sub(1);
+        }
+        *hint = i;
+        self.param_in_interval(i, d)
+    }
+
+    #[inline]
+    fn param_in_interval(&self, i: usize, d: f32) -> CurveParam {
+        let iv = &self.intervals[i];
+        let x = ((d - self.starts[i]) * iv.inv_ds).clamp(0.0, 1.0);
+        let (x2, x3) = (x * x, x * x * x);
+        let h00 = 2.0 * x3 - 3.0 * x2 + 1.0;
+        let h10 = x3 - 2.0 * x2 + x;
+        let h01 = 3.0 * x2 - 2.0 * x3;
+        let h11 = x3 - x2;
+        let t = h00 * iv.t0 + h10 * iv.m0 + h01 * iv.t1 + h11 * iv.m1;
+        CurveParam {
+            segment: iv.segment as usize,
+            t: t.clamp(iv.t0, iv.t1),
+        }
+    }
+
+    /// Position at arc-length distance `d` on `curve` (the curve this table was baked from).
+    #[inline]
+    pub fn position_at_distance<C: ParamCurve + ?Sized>(&self, curve: &C, d: f32) -> Vec3 {
+        let p = self.param_at_distance(d);
+        curve.position(p.segment, p.t)
+    }
+
+    /// Arc-length distance from the start to the point `param` (the inverse of
+    /// [`param_at_distance`](Self::param_at_distance)), by 5-point Gauss–Legendre inside the
+    /// table interval that holds it.
+    pub fn distance_at_param<C: ParamCurve + ?Sized>(&self, curve: &C, param: CurveParam) -> f64 {
+        let segs = self.segment_first.len().saturating_sub(1);
+        if segs == 0 {
+            return 0.0;
+        }
+        let seg = param.segment.min(segs - 1);
+        let t = param.t.clamp(0.0, 1.0) as f64;
+        let lo = self.segment_first[seg] as usize;
+        let hi = self.segment_first[seg + 1] as usize;
+        if lo == hi {
+            return self.segment_start[seg];
+        }
+        let k = lo
+            + self.intervals[lo..hi]
+                .partition_point(|iv| (iv.t0 as f64) <= t)
+                .saturating_sub(1);
+        let iv = &self.intervals[k];
+        let start = self.starts[k] as f64;
+        let t0 = iv.t0 as f64;
+        (start + gl5(curve, seg, t0, t.max(t0))).min(self.total)
+    }
+
+    /// Fills `out` with positions evenly spaced in arc length, both ends included (constant
+    /// speed). One sample is the start point.
+    pub fn sample_even<C: ParamCurve + ?Sized>(&self, curve: &C, out: &mut [Vec3]) {
+        let n = out.len();
+        if n == 0 {
+            return;
+        }
+        let last = (n.max(2) - 1) as f64;
+        let mut hint = 0usize;
+        for (i, o) in out.iter_mut().enumerate() {
+            let d = if i + 1 == n && n > 1 {
+                self.total as f32
+            } else {
+                (self.total * i as f64 / last) as f32
+            };
+            let p = self.param_at_distance_hinted(d, &mut hint);
+            *o = curve.position(p.segment, p.t);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::curve::CubicSpline;
+
+    #[test]
+    fn polyline_length_is_exact_and_queries_land_on_it() {
+        let pts = [
+            Vec3::ZERO,
+            Vec3::new(3.0, 0.0, 4.0),
+            Vec3::new(3.0, 0.0, 4.0),
+            Vec3::new(3.0, 10.0, 4.0),
+        ];
+        let c = CubicSpline::polyline(&pts).unwrap();
+        let t = ArcLengthTable::new(&c);
+        assert!((t.total_length_f64() - 15.0).abs() < 1e-5);
+        let p = t.position_at_distance(&c, 2.5);
+        assert!((p - Vec3::new(1.5, 0.0, 2.0)).length() < 1e-5);
+        let p = t.position_at_distance(&c, 10.0);
+        assert!((p - Vec3::new(3.0, 5.0, 4.0)).length() < 1e-5);
+        assert_eq!(t.position_at_distance(&c, 100.0), pts[3]);
+        assert_eq!(t.position_at_distance(&c, -1.0), pts[0]);
+    }
+
+    #[test]
+    fn zero_length_curve_maps_to_its_point() {
+        let p = Vec3::new(1.0, 2.0, 3.0);
+        let c = CubicSpline::polyline(&[p, p, p]).unwrap();
+        let t = ArcLengthTable::new(&c);
+        assert_eq!(t.total_length(), 0.0);
+        assert_eq!(t.position_at_distance(&c, 0.5), p);
+    }
+
+    #[test]
+    fn hinted_queries_equal_stateless_ones() {
+        let pts: Vec<Vec3> = (0..20)
+            .map(|i| Vec3::new(i as f32, (i as f32 * 0.7).sin() * 3.0, 0.0))
+            .collect();
+        let tan: Vec<Vec3> = (0..20)
+            .map(|i| Vec3::new(1.0, (i as f32).cos(), 0.5))
+            .collect();
+        let c = CubicSpline::hermite(&pts, &tan).unwrap();
+        let t = ArcLengthTable::new(&c);
+        let mut hint = 0;
+        for k in 0..2000 {
+            let d = ((k * 7919) % 2000) as f32 / 2000.0 * t.total_length() * 1.1 - 0.5;
+            assert_eq!(
+                t.param_at_distance_hinted(d, &mut hint),
+                t.param_at_distance(d)
+            );
+        }
+    }
+}

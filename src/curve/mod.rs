@@ -1,0 +1,96 @@
+//! Curves: cubic Hermite splines, Catmull-Rom, polylines and Bézier curves of any degree, with
+//! arc length and constant-speed sampling.
+//!
+//! Every curve is a chain of *segments*; segment `i` is parametrised by a local `t ∈ [0, 1]`.
+//! The [`ParamCurve`] trait is all the arc-length machinery ([`ArcLengthTable`]) needs, so a new
+//! curve kind is one new file implementing it.
+//!
+//! Conventions: positions are [`Vec3`] (12 bytes, the layout of Unity's `Vector3`), `t` outside
+//! `[0, 1]` is clamped, and a curve never produces NaN from finite input (degenerate segments
+//! of zero length evaluate to their start point).
+
+mod arclength;
+mod bezier;
+mod cubic;
+mod hermite;
+
+pub use arclength::{ArcLengthTable, CurveParam};
+pub use bezier::{BezierChain, BezierCurve, MAX_BEZIER_DEGREE};
+pub use cubic::CubicSpline;
+pub use hermite::HermiteSegment;
+
+use glam::Vec3;
+
+/// Why a curve could not be built or sampled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CurveError {
+    /// Fewer points than the curve kind needs (2 for splines and Bézier curves).
+    TooFewPoints,
+    /// More control points than supported (a Bézier degree above [`MAX_BEZIER_DEGREE`]).
+    TooManyPoints,
+    /// A coordinate or parameter is NaN or infinite.
+    NonFinite,
+    /// Two inputs that must have the same length do not (points and tangents).
+    LengthMismatch,
+    /// An argument is out of its documented range.
+    InvalidArgument,
+}
+
+impl core::fmt::Display for CurveError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            CurveError::TooFewPoints => "too few points for this curve",
+            CurveError::TooManyPoints => "too many control points (Bézier degree above 64)",
+            CurveError::NonFinite => "a coordinate or parameter is NaN or infinite",
+            CurveError::LengthMismatch => "inputs that must have the same length differ",
+            CurveError::InvalidArgument => "an argument is out of its documented range",
+        })
+    }
+}
+
+impl std::error::Error for CurveError {}
+
+/// A piecewise-parametric curve: `segment_count()` pieces, each evaluated at a local
+/// parameter `t ∈ [0, 1]` (values outside are clamped by implementors).
+///
+/// Consecutive segments are expected to join (`position(i, 1) == position(i + 1, 0)`), which
+/// every constructor in this module guarantees.
+pub trait ParamCurve {
+    /// Number of segments (≥ 1 for every constructed curve).
+    fn segment_count(&self) -> usize;
+
+    /// Position on segment `segment` at local parameter `t`.
+    fn position(&self, segment: usize, t: f32) -> Vec3;
+
+    /// First derivative d position / dt on segment `segment` at local parameter `t`.
+    fn derivative(&self, segment: usize, t: f32) -> Vec3;
+
+    /// Position at a *global* parameter `u ∈ [0, segment_count()]`: segment `⌊u⌋`, local
+    /// `t = u − ⌊u⌋` (the last segment takes `u = segment_count()` at `t = 1`).
+    fn position_at(&self, u: f32) -> Vec3 {
+        let p = CurveParam::from_global(u, self.segment_count());
+        self.position(p.segment, p.t)
+    }
+
+    /// Fills `out` with positions at global parameters evenly spaced from the start to the end
+    /// of the curve, both ends included (`out.len()` must be ≥ 2 to include both, a single
+    /// sample is the start point).
+    fn sample_uniform(&self, out: &mut [Vec3]) {
+        let n = out.len();
+        if n == 0 {
+            return;
+        }
+        let segs = self.segment_count();
+        if n == 1 {
+            out[0] = self.position(0, 0.0);
+            return;
+        }
+        let last = (n - 1) as f64;
+        for (i, o) in out.iter_mut().enumerate() {
+            // f64 keeps i / (n-1) * segs exact enough for huge n and many segments.
+            let u = i as f64 / last * segs as f64;
+            let p = CurveParam::from_global_f64(u, segs);
+            *o = self.position(p.segment, p.t);
+        }
+    }
+}
