@@ -11,6 +11,7 @@
 
 mod arclength;
 mod bezier;
+mod catmull_rom;
 mod cubic;
 mod hermite;
 
