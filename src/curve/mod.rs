@@ -51,6 +51,54 @@ impl core::fmt::Display for CurveError {
 
 impl std::error::Error for CurveError {}
 
+/// Any curve kind of this module behind one type (what a path or an FFI handle stores):
+/// cubic splines (Hermite, Catmull-Rom, polyline) or Bézier chains of any degree.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnyCurve {
+    /// A chain of cubic segments (Hermite, Catmull-Rom or polyline).
+    Cubic(CubicSpline),
+    /// A chain of Bézier pieces of any degree 1..=64.
+    Bezier(BezierChain),
+}
+
+impl From<CubicSpline> for AnyCurve {
+    fn from(c: CubicSpline) -> Self {
+        AnyCurve::Cubic(c)
+    }
+}
+
+impl From<BezierChain> for AnyCurve {
+    fn from(c: BezierChain) -> Self {
+        AnyCurve::Bezier(c)
+    }
+}
+
+impl ParamCurve for AnyCurve {
+    #[inline]
+    fn segment_count(&self) -> usize {
+        match self {
+            AnyCurve::Cubic(c) => c.segment_count(),
+            AnyCurve::Bezier(c) => c.segment_count(),
+        }
+    }
+
+    #[inline]
+    fn position(&self, segment: usize, t: f32) -> Vec3 {
+        match self {
+            AnyCurve::Cubic(c) => c.position(segment, t),
+            AnyCurve::Bezier(c) => c.position(segment, t),
+        }
+    }
+
+    #[inline]
+    fn derivative(&self, segment: usize, t: f32) -> Vec3 {
+        match self {
+            AnyCurve::Cubic(c) => c.derivative(segment, t),
+            AnyCurve::Bezier(c) => c.derivative(segment, t),
+        }
+    }
+}
+
 /// A piecewise-parametric curve: `segment_count()` pieces, each evaluated at a local
 /// parameter `t ∈ [0, 1]` (values outside are clamped by implementors).
 ///
