@@ -1,0 +1,622 @@
+//! Shared pieces of the fuzz targets: an input decoder that turns fuzzer bytes into the values a
+//! hostile C caller can pass (counts, capacities, floats including NaN, ±Inf, subnormals and
+//! huge values, NULL / misaligned / exact-size pointers), and sentinel-filled buffers that
+//! check the boundary contract after each call:
+//!
+//! - a failing status leaves every output bit for bit as it was (sentinel fill);
+//! - `WF_STATUS_OK` writes exactly the documented number of elements, every written float is
+//!   finite, and nothing past that is touched;
+//! - no call ever reports `WF_STATUS_PANIC` (libFuzzer's panic hook aborts on any panic, even
+//!   one the boundary would catch, so a caught panic is a crash here too).
+//!
+//! Every buffer is allocated with exactly the size the call is told about, so AddressSanitizer
+//! reports any read or write past it.
+
+use arbitrary::Unstructured;
+use wayfarer::ffi::WfStatus;
+
+/// The f32 bit pattern that fills every output buffer before a call (a signalling NaN with a
+/// payload no computation produces).
+pub const SENTINEL_F32: u32 = 0x7FA5_5A5A;
+/// The sentinel of integer outputs.
+pub const SENTINEL_U32: u32 = 0xDEAD_BEEF;
+
+/// Floats a C caller can pass that are not ordinary numbers.
+pub const SPECIAL_F32: [f32; 16] = [
+    f32::NAN,
+    -f32::NAN,
+    f32::INFINITY,
+    f32::NEG_INFINITY,
+    f32::MAX,
+    f32::MIN,
+    f32::MIN_POSITIVE,
+    -f32::MIN_POSITIVE,
+    1.0e-45, // smallest subnormal
+    -1.0e-45,
+    0.0,
+    -0.0,
+    f32::EPSILON,
+    1.0e30,
+    -1.0e30,
+    16_777_217.0,
+];
+
+/// Doubles a C caller can pass that are not ordinary numbers.
+pub const SPECIAL_F64: [f64; 14] = [
+    f64::NAN,
+    -f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+    f64::MAX,
+    f64::MIN,
+    f64::MIN_POSITIVE,
+    5.0e-324,
+    0.0,
+    -0.0,
+    f64::EPSILON,
+    1.0e300,
+    -1.0e300,
+    259_200.0, // three days in seconds
+];
+
+/// Counts that overflow `n * 3`, `n * 4` or `n * 12`, or name more memory than exists.
+pub const HUGE_COUNTS: [usize; 6] = [
+    usize::MAX,
+    usize::MAX / 2 + 1,
+    usize::MAX / 3 + 1,
+    usize::MAX / 12 + 1,
+    1 << 40,
+    u32::MAX as usize + 1,
+];
+
+/// Decodes fuzzer bytes into call arguments. Running out of bytes yields zeros, so every input
+/// decodes to something.
+pub struct Input<'a> {
+    u: Unstructured<'a>,
+}
+
+impl<'a> Input<'a> {
+    /// Wraps the fuzzer's data.
+    pub fn new(data: &'a [u8]) -> Self {
+        Self {
+            u: Unstructured::new(data),
+        }
+    }
+
+    /// True when every byte has been consumed.
+    pub fn is_empty(&self) -> bool {
+        self.u.is_empty()
+    }
+
+    /// One byte (0 when exhausted).
+    pub fn byte(&mut self) -> u8 {
+        self.u.arbitrary().unwrap_or(0)
+    }
+
+    /// A little-endian u16 (0 when exhausted).
+    pub fn u16(&mut self) -> u16 {
+        self.u.arbitrary().unwrap_or(0)
+    }
+
+    /// A u32 (0 when exhausted).
+    pub fn u32(&mut self) -> u32 {
+        self.u.arbitrary().unwrap_or(0)
+    }
+
+    /// A bool.
+    pub fn bool(&mut self) -> bool {
+        self.byte() & 1 == 1
+    }
+
+    /// An integer in `0..=max` (biased toward small values by the fuzzer's mutations).
+    pub fn upto(&mut self, max: usize) -> usize {
+        self.u.int_in_range(0..=max).unwrap_or(0)
+    }
+
+    /// A "probability" roll: true with chance `k / 256`.
+    pub fn chance(&mut self, k: u8) -> bool {
+        self.byte() < k
+    }
+
+    /// A count: usually `0..=max`, sometimes one of [`HUGE_COUNTS`] when `allow_huge`.
+    pub fn count(&mut self, max: usize, allow_huge: bool) -> usize {
+        if allow_huge && self.chance(8) {
+            HUGE_COUNTS[self.upto(HUGE_COUNTS.len() - 1)]
+        } else {
+            self.upto(max)
+        }
+    }
+
+    /// A finite float of moderate size: a 16-bit fixed-point value in about ±2048 with a step
+    /// of 1/16, times the current scale.
+    pub fn nice_f32(&mut self, scale: f32) -> f32 {
+        (self.u16() as i16) as f32 / 16.0 * scale
+    }
+
+    /// Any float: mostly [`Input::nice_f32`], sometimes a special value or raw bits.
+    pub fn any_f32(&mut self) -> f32 {
+        match self.byte() {
+            0..=11 => SPECIAL_F32[self.upto(SPECIAL_F32.len() - 1)],
+            12..=15 => f32::from_bits(self.u32()),
+            _ => self.nice_f32(1.0),
+        }
+    }
+
+    /// A scale for a whole array: usually 1, sometimes tiny (subnormal results) or huge
+    /// (overflow in intermediate products).
+    pub fn scale(&mut self) -> f32 {
+        const SCALES: [f32; 10] = [
+            1.0, 1.0, 1.0, 1.0e-3, 1.0e3, 1.0e-38, 1.0e-44, 1.0e15, 1.0e30, 1.0e34,
+        ];
+        match self.byte() {
+            0..=191 => 1.0,
+            b => SCALES[b as usize % SCALES.len()],
+        }
+    }
+
+    /// `n` floats at one [`Input::scale`], with an occasional poisoned element (a special
+    /// value at a fuzzer-chosen index).
+    pub fn floats(&mut self, n: usize) -> Vec<f32> {
+        let scale = self.scale();
+        let mut v: Vec<f32> = (0..n).map(|_| self.nice_f32(scale)).collect();
+        self.poison(&mut v);
+        v
+    }
+
+    /// Replaces one element of `v` by a special float with chance 1/8.
+    pub fn poison(&mut self, v: &mut [f32]) {
+        if !v.is_empty() && self.chance(32) {
+            let i = self.upto(v.len() - 1);
+            v[i] = SPECIAL_F32[self.upto(SPECIAL_F32.len() - 1)];
+        }
+    }
+
+    /// A double: mostly a multiple of 1/64 s in about ±1 day, sometimes special.
+    pub fn any_f64(&mut self) -> f64 {
+        match self.byte() {
+            0..=9 => SPECIAL_F64[self.upto(SPECIAL_F64.len() - 1)],
+            10..=12 => f64::from_bits(self.u.arbitrary().unwrap_or(0)),
+            _ => (self.u32() as i32) as f64 / 65_536.0,
+        }
+    }
+
+    /// How to pass a pointer argument.
+    pub fn mode(&mut self) -> Mode {
+        match self.byte() {
+            0..=5 => Mode::Null,
+            6..=9 => Mode::Misaligned,
+            _ => Mode::Valid,
+        }
+    }
+}
+
+/// How a buffer's pointer is passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// The buffer itself (exact size, aligned).
+    Valid,
+    /// NULL, with whatever count or capacity the call is told.
+    Null,
+    /// A pointer 1..3 bytes past an aligned allocation (valid memory, wrong alignment).
+    Misaligned,
+}
+
+/// Backing store with room for a 1..3-byte misalignment; 8-byte aligned.
+struct Store {
+    words: Vec<u64>,
+    offset: usize,
+}
+
+impl Store {
+    fn new(bytes: usize, misaligned: bool) -> Self {
+        let offset = if misaligned { 1 + bytes % 3 } else { 0 };
+        Self {
+            words: vec![0u64; (bytes + offset).div_ceil(8)],
+            offset,
+        }
+    }
+    fn ptr(&mut self) -> *mut u8 {
+        // SAFETY: offset ≤ 3 < 8 ≤ allocation size whenever bytes > 0; for bytes == 0 and
+        // offset 0 this is the (dangling but aligned) start of an empty Vec.
+        unsafe { (self.words.as_mut_ptr() as *mut u8).add(self.offset) }
+    }
+}
+
+/// A plain-old-data element type of an FFI buffer.
+pub trait Elem: Copy + PartialEq + core::fmt::Debug {
+    /// The value the buffer is filled with before the call.
+    fn sentinel() -> Self;
+    /// Same bits as the sentinel.
+    fn is_sentinel(&self) -> bool;
+    /// For floats: finite; integers: always true.
+    fn is_finite_value(&self) -> bool;
+}
+
+impl Elem for f32 {
+    fn sentinel() -> Self {
+        f32::from_bits(SENTINEL_F32)
+    }
+    fn is_sentinel(&self) -> bool {
+        self.to_bits() == SENTINEL_F32
+    }
+    fn is_finite_value(&self) -> bool {
+        self.is_finite()
+    }
+}
+
+impl Elem for u32 {
+    fn sentinel() -> Self {
+        SENTINEL_U32
+    }
+    fn is_sentinel(&self) -> bool {
+        *self == SENTINEL_U32
+    }
+    fn is_finite_value(&self) -> bool {
+        true
+    }
+}
+
+impl Elem for i32 {
+    fn sentinel() -> Self {
+        SENTINEL_U32 as i32
+    }
+    fn is_sentinel(&self) -> bool {
+        *self == SENTINEL_U32 as i32
+    }
+    fn is_finite_value(&self) -> bool {
+        true
+    }
+}
+
+impl Elem for f64 {
+    fn sentinel() -> Self {
+        f64::from_bits(0x7FF4_A5A5_5A5A_A5A5)
+    }
+    fn is_sentinel(&self) -> bool {
+        self.to_bits() == 0x7FF4_A5A5_5A5A_A5A5
+    }
+    fn is_finite_value(&self) -> bool {
+        self.is_finite()
+    }
+}
+
+impl Elem for usize {
+    fn sentinel() -> Self {
+        0xDEAD_BEEF_0BAD_F00D_u64 as usize
+    }
+    fn is_sentinel(&self) -> bool {
+        *self == Self::sentinel()
+    }
+    fn is_finite_value(&self) -> bool {
+        true
+    }
+}
+
+/// An input array passed as (pointer, count). `count` is what the call is told; the memory
+/// behind a non-NULL pointer holds exactly `data.len()` elements.
+pub struct InBuf<T: Elem> {
+    store: Store,
+    len: usize,
+    mode: Mode,
+    /// The count passed to the call.
+    pub count: usize,
+    _t: core::marker::PhantomData<T>,
+}
+
+impl<T: Elem> InBuf<T> {
+    /// A buffer holding `data`, passed per `mode` with count `data.len() / per` (`per` = 3 for
+    /// xyz points, 1 for scalars).
+    pub fn new(data: &[T], per: usize, mode: Mode) -> Self {
+        let size = core::mem::size_of::<T>();
+        let mut store = Store::new(data.len() * size, mode == Mode::Misaligned);
+        let p = store.ptr();
+        for (i, v) in data.iter().enumerate() {
+            // SAFETY: the store has room for data.len() elements after its offset;
+            // unaligned writes are fine for any offset.
+            unsafe { (p.add(i * size) as *mut T).write_unaligned(*v) };
+        }
+        Self {
+            store,
+            len: data.len(),
+            mode,
+            count: data.len() / per.max(1),
+            _t: core::marker::PhantomData,
+        }
+    }
+
+    /// NULL with the given (possibly huge) count: always a legal call.
+    pub fn null(count: usize) -> Self {
+        Self {
+            store: Store::new(0, false),
+            len: 0,
+            mode: Mode::Null,
+            count,
+            _t: core::marker::PhantomData,
+        }
+    }
+
+    /// The pointer to pass.
+    pub fn ptr(&mut self) -> *const T {
+        match self.mode {
+            Mode::Null => core::ptr::null(),
+            _ if self.len == 0 && self.mode == Mode::Valid => {
+                core::ptr::NonNull::dangling().as_ptr()
+            }
+            _ => self.store.ptr() as *const T,
+        }
+    }
+}
+
+/// An output buffer passed as (pointer, capacity), pre-filled with the sentinel. The memory
+/// behind a non-NULL pointer holds exactly `capacity * per` elements.
+pub struct OutBuf<T: Elem> {
+    store: Store,
+    len: usize,
+    mode: Mode,
+    /// Elements per capacity unit (3 for xyz points).
+    pub per: usize,
+    /// The capacity passed to the call (points or elements).
+    pub capacity: usize,
+    _t: core::marker::PhantomData<T>,
+}
+
+impl<T: Elem> OutBuf<T> {
+    /// A sentinel-filled buffer of `capacity` units of `per` elements, passed per `mode`.
+    pub fn new(capacity: usize, per: usize, mode: Mode) -> Self {
+        let len = if mode == Mode::Null {
+            0
+        } else {
+            capacity * per
+        };
+        let size = core::mem::size_of::<T>();
+        let mut store = Store::new(len * size, mode == Mode::Misaligned);
+        let p = store.ptr();
+        for i in 0..len {
+            // SAFETY: the store has room for len elements after its offset.
+            unsafe { (p.add(i * size) as *mut T).write_unaligned(T::sentinel()) };
+        }
+        Self {
+            store,
+            len,
+            mode,
+            per,
+            capacity,
+            _t: core::marker::PhantomData,
+        }
+    }
+
+    /// A NULL output told it has `capacity` (possibly huge): always a legal call.
+    pub fn null(capacity: usize, per: usize) -> Self {
+        Self::new(capacity, per, Mode::Null).with_capacity(capacity)
+    }
+
+    fn with_capacity(mut self, capacity: usize) -> Self {
+        self.capacity = capacity;
+        self
+    }
+
+    /// Decodes a buffer for an output that needs `needed` units: NULL, misaligned, or a
+    /// capacity around `needed` (too small, exact, or larger).
+    pub fn fuzzed(input: &mut Input, needed: usize, per: usize, max: usize) -> Self {
+        let mode = input.mode();
+        let capacity = match input.byte() {
+            0..=15 => needed.saturating_sub(1 + input.upto(3)),
+            16..=31 => input.upto(max),
+            32..=63 => needed.saturating_add(input.upto(4)),
+            _ => needed,
+        };
+        if mode == Mode::Null {
+            let capacity = if input.chance(16) {
+                HUGE_COUNTS[input.upto(HUGE_COUNTS.len() - 1)]
+            } else {
+                capacity
+            };
+            return Self::null(capacity, per);
+        }
+        Self::new(capacity.min(max), per, mode)
+    }
+
+    /// True when the pointer passed is NULL.
+    pub fn is_null(&self) -> bool {
+        self.mode == Mode::Null
+    }
+
+    /// The pointer to pass.
+    pub fn ptr(&mut self) -> *mut T {
+        match self.mode {
+            Mode::Null => core::ptr::null_mut(),
+            _ if self.len == 0 && self.mode == Mode::Valid => {
+                core::ptr::NonNull::dangling().as_ptr()
+            }
+            _ => self.store.ptr() as *mut T,
+        }
+    }
+
+    /// The element values (read unaligned).
+    pub fn values(&mut self) -> Vec<T> {
+        let size = core::mem::size_of::<T>();
+        let p = self.store.ptr();
+        (0..self.len)
+            // SAFETY: len elements live after the store's offset.
+            .map(|i| unsafe { (p.add(i * size) as *const T).read_unaligned() })
+            .collect()
+    }
+
+    /// Panics unless every element still holds the sentinel.
+    #[track_caller]
+    pub fn assert_untouched(&mut self, what: &str) {
+        if let Some(i) = self.values().iter().position(|v| !v.is_sentinel()) {
+            panic!("{what}: output element {i} written although the call failed");
+        }
+    }
+
+    /// Panics unless exactly the first `units` units were written (finite for floats) and the
+    /// rest still holds the sentinel. Returns the written values.
+    #[track_caller]
+    pub fn assert_written(&mut self, units: usize, what: &str) -> Vec<T> {
+        let n = units * self.per;
+        let mut vals = self.values();
+        assert!(
+            n <= vals.len(),
+            "{what}: OK with capacity {} < needed {units}",
+            self.capacity
+        );
+        if let Some(i) = vals[..n].iter().position(|v| !v.is_finite_value()) {
+            panic!("{what}: non-finite output element {i}: {:?}", vals[i]);
+        }
+        if let Some(i) = vals[n..].iter().position(|v| !v.is_sentinel()) {
+            panic!(
+                "{what}: element {} written past the {units} documented",
+                n + i
+            );
+        }
+        vals.truncate(n);
+        vals
+    }
+}
+
+/// A single out-value (`T *out`), pre-filled with the sentinel; may be passed as NULL.
+pub struct OutOne<T: Elem> {
+    cell: Box<T>,
+    null: bool,
+}
+
+impl<T: Elem> OutOne<T> {
+    /// A sentinel-filled cell; `null` passes NULL instead.
+    pub fn new(null: bool) -> Self {
+        Self {
+            cell: Box::new(T::sentinel()),
+            null,
+        }
+    }
+    /// The pointer to pass.
+    pub fn ptr(&mut self) -> *mut T {
+        if self.null {
+            core::ptr::null_mut()
+        } else {
+            &mut *self.cell
+        }
+    }
+    /// The value (the sentinel if untouched).
+    pub fn get(&self) -> T {
+        *self.cell
+    }
+    /// Panics unless still the sentinel.
+    #[track_caller]
+    pub fn assert_untouched(&self, what: &str) {
+        assert!(
+            self.cell.is_sentinel(),
+            "{what}: out-value written although the call failed"
+        );
+    }
+    /// Panics unless written with a finite value (or NULL was passed); returns it.
+    #[track_caller]
+    pub fn assert_written(&self, what: &str) -> T {
+        if !self.null {
+            assert!(
+                !self.cell.is_sentinel(),
+                "{what}: OK but out-value not written"
+            );
+            assert!(
+                self.cell.is_finite_value(),
+                "{what}: non-finite out-value {:?}",
+                self.cell
+            );
+        }
+        *self.cell
+    }
+}
+
+/// A handle out-pointer (`WfX **out`), pre-filled with a recognisable dangling value.
+pub struct OutHandle<T> {
+    cell: Box<*mut T>,
+    null: bool,
+}
+
+/// The value a handle out-pointer holds before the call.
+pub const HANDLE_SENTINEL: usize = 0x5EA7_0000;
+
+impl<T> OutHandle<T> {
+    /// A sentinel-filled cell; `null` passes NULL for the out-pointer itself.
+    pub fn new(null: bool) -> Self {
+        Self {
+            cell: Box::new(HANDLE_SENTINEL as *mut T),
+            null,
+        }
+    }
+    /// The pointer to pass.
+    pub fn ptr(&mut self) -> *mut *mut T {
+        if self.null {
+            core::ptr::null_mut()
+        } else {
+            &mut *self.cell
+        }
+    }
+    /// After the call: on failure the cell is untouched; on OK the new handle (non-NULL).
+    #[track_caller]
+    pub fn take(&self, status: WfStatus, what: &str) -> Option<*mut T> {
+        if status == WfStatus::Ok {
+            assert!(!self.null, "{what}: OK with a NULL out-pointer");
+            assert!(
+                !self.cell.is_null() && *self.cell as usize != HANDLE_SENTINEL,
+                "{what}: OK but no handle written"
+            );
+            Some(*self.cell)
+        } else {
+            assert!(
+                *self.cell as usize == HANDLE_SENTINEL,
+                "{what}: handle out-pointer written although the call failed"
+            );
+            None
+        }
+    }
+}
+
+/// An input array of `count` xyz points (or scalars when `per` = 1), passed per a fuzzed
+/// mode. Returns the buffer and whether the call must fail because of it (NULL or misaligned
+/// with a non-zero count, or a non-finite value).
+pub fn array_in(inp: &mut Input, count: usize, per: usize) -> (InBuf<f32>, bool) {
+    let mode = inp.mode();
+    if mode == Mode::Null {
+        let count = if inp.chance(32) {
+            HUGE_COUNTS[inp.upto(HUGE_COUNTS.len() - 1)]
+        } else {
+            count
+        };
+        return (InBuf::null(count), count > 0);
+    }
+    let data = inp.floats(count * per);
+    let bad = data.iter().any(|x| !x.is_finite()) || mode == Mode::Misaligned;
+    (InBuf::new(&data, per, mode), bad)
+}
+
+/// One required xyz point (3 floats); NULL sometimes.
+pub fn point_in(inp: &mut Input) -> (InBuf<f32>, bool) {
+    if inp.chance(6) {
+        return (InBuf::null(0), true);
+    }
+    let data = inp.floats(3);
+    let bad = data.iter().any(|x| !x.is_finite());
+    (InBuf::new(&data, 3, Mode::Valid), bad)
+}
+
+/// Panics on `WF_STATUS_PANIC` or on a value that is not a status at all; returns `status`.
+#[track_caller]
+pub fn checked(status: WfStatus, what: &str) -> WfStatus {
+    let code = status as i32;
+    assert!(
+        (0..=7).contains(&code),
+        "{what}: status {code} ({status:?})"
+    );
+    status
+}
+
+/// The rule for pointer checks that every export shares: a NULL with a non-zero element count
+/// cannot succeed; a misaligned non-empty buffer cannot succeed.
+#[track_caller]
+pub fn assert_not_ok_if(bad: bool, status: WfStatus, what: &str) {
+    assert!(
+        !(bad && status == WfStatus::Ok),
+        "{what}: OK despite an invalid pointer"
+    );
+}
