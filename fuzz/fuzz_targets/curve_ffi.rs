@@ -32,18 +32,25 @@ fn spacing(inp: &mut Input) -> u32 {
     }
 }
 
-/// Checks a call that writes `needed` points to `out` (and nothing else).
+/// Checks a call that writes `needed` points to `out` (and nothing else); `inputs` and
+/// `scalars` describe the call in the failure message.
+#[allow(clippy::too_many_arguments)]
 fn check_sampled(
     status: WfStatus,
     out: &mut OutBuf<f32>,
     needed: usize,
     must_fail: bool,
     what: &str,
+    inputs: &mut [&mut InBuf<f32>],
+    scalars: &[f32],
 ) {
     checked(status, what);
     if status == WfStatus::Ok {
         assert!(!must_fail, "{what}: OK despite invalid input");
-        out.assert_written(needed, what);
+        let vals: Vec<Vec<f32>> = inputs.iter_mut().map(|b| b.values()).collect();
+        out.assert_written_ctx(needed, what, &|| {
+            format!("(inputs {vals:?}, scalars {scalars:?})")
+        });
     } else {
         out.assert_untouched(what);
     }
@@ -59,24 +66,6 @@ fn check_length(status: WfStatus, out: &OutOne<f32>, must_fail: bool, what: &str
     } else {
         out.assert_untouched(what);
     }
-}
-
-fn degrees_in(inp: &mut Input, pieces: usize) -> (Vec<u32>, bool) {
-    let mut bad = false;
-    let d: Vec<u32> = (0..pieces)
-        .map(|_| {
-            let v = match inp.byte() {
-                0..=3 => inp.u32(),
-                4..=7 => 0,
-                8..=11 => 65,
-                12..=15 => 64,
-                b => 1 + (b as u32 % 5),
-            };
-            bad |= !(1..=64).contains(&v);
-            v
-        })
-        .collect();
-    (d, bad)
 }
 
 fn one_call(inp: &mut Input) {
@@ -150,13 +139,21 @@ fn one_call(inp: &mut Input) {
                 )
             };
             let bad = bp || bt || sc < 2 || sp > 1 || pts.count != tan.count || pts.count < 2;
-            check_sampled(s, &mut out, sc, bad, "wf_hermite_spline_sample");
+            check_sampled(
+                s,
+                &mut out,
+                sc,
+                bad,
+                "wf_hermite_spline_sample",
+                &mut [&mut pts, &mut tan],
+                &[],
+            );
         }
         2 => {
             let n = inp.upto(MAX_POINTS);
             let (mut pts, bp) = array_in(inp, n, 3);
-            let alpha = inp.any_f32();
-            let tension = inp.any_f32();
+            let alpha = inp.unit_f32();
+            let tension = inp.unit_f32();
             let sc = sample_count(inp);
             let sp = spacing(inp);
             let mut out = OutBuf::<f32>::fuzzed(inp, sc, 3, MAX_SAMPLES + 8);
@@ -174,12 +171,20 @@ fn one_call(inp: &mut Input) {
                 )
             };
             let bad = bp
-                || !alpha.is_finite()
-                || !tension.is_finite()
+                || !(0.0..=1.0).contains(&alpha)
+                || !(0.0..=1.0).contains(&tension)
                 || sc < 2
                 || sp > 1
                 || pts.count < 2;
-            check_sampled(s, &mut out, sc, bad, "wf_catmull_rom_sample");
+            check_sampled(
+                s,
+                &mut out,
+                sc,
+                bad,
+                "wf_catmull_rom_sample",
+                &mut [&mut pts],
+                &[alpha, tension],
+            );
         }
         3 => {
             let n = inp.upto(MAX_POINTS);
@@ -192,7 +197,15 @@ fn one_call(inp: &mut Input) {
                 wf_polyline_sample(pts.ptr(), pts.count, sc, sp, out.ptr(), out.capacity)
             };
             let bad = bp || sc < 2 || sp > 1 || pts.count < 2;
-            check_sampled(s, &mut out, sc, bad, "wf_polyline_sample");
+            check_sampled(
+                s,
+                &mut out,
+                sc,
+                bad,
+                "wf_polyline_sample",
+                &mut [&mut pts],
+                &[sp as f32],
+            );
         }
         4 => {
             let n = if inp.chance(16) {
@@ -208,7 +221,15 @@ fn one_call(inp: &mut Input) {
             let s =
                 unsafe { wf_bezier_sample(pts.ptr(), pts.count, sc, sp, out.ptr(), out.capacity) };
             let bad = bp || sc < 2 || sp > 1 || pts.count < 2 || pts.count > 65;
-            check_sampled(s, &mut out, sc, bad, "wf_bezier_sample");
+            check_sampled(
+                s,
+                &mut out,
+                sc,
+                bad,
+                "wf_bezier_sample",
+                &mut [&mut pts],
+                &[sp as f32],
+            );
         }
         5 => {
             let n = if inp.chance(16) {
@@ -298,7 +319,15 @@ fn one_call(inp: &mut Input) {
                     )
                 };
                 let bad = bad || sc < 2 || sp > 1;
-                check_sampled(s, &mut out, sc, bad, "wf_bezier_chain_sample");
+                check_sampled(
+                    s,
+                    &mut out,
+                    sc,
+                    bad,
+                    "wf_bezier_chain_sample",
+                    &mut [&mut pts],
+                    &degs.iter().map(|&d| d as f32).collect::<Vec<_>>(),
+                );
             }
         }
         8 => {
@@ -350,7 +379,13 @@ fn one_call(inp: &mut Input) {
                 if !count.ptr().is_null() {
                     assert_eq!(n, needed, "{what}: out_count");
                 }
-                out.assert_written(needed, what);
+                let ctx = format!(
+                    "{what}(start {:?}, velocity {:?}, gravity {gravity:e}, ground {ground:e}, \
+                     restitution {restitution}, bounces {bounces})",
+                    start.values(),
+                    vel.values()
+                );
+                out.assert_written(needed, &ctx);
             } else {
                 out.assert_untouched(what);
                 count.assert_untouched(what);
@@ -376,13 +411,16 @@ fn one_call(inp: &mut Input) {
         10 => {
             let n = inp.upto(MAX_POINTS);
             let (mut pts, bp) = array_in(inp, n, 3);
-            let alpha = inp.any_f32();
-            let tension = inp.any_f32();
+            let alpha = inp.unit_f32();
+            let tension = inp.unit_f32();
             let mut len = OutOne::<f32>::new(inp.chance(8));
             // SAFETY: as above.
             let s =
                 unsafe { wf_catmull_rom_length(pts.ptr(), pts.count, alpha, tension, len.ptr()) };
-            let bad = bp || pts.count < 2 || !alpha.is_finite() || !tension.is_finite();
+            let bad = bp
+                || pts.count < 2
+                || !(0.0..=1.0).contains(&alpha)
+                || !(0.0..=1.0).contains(&tension);
             check_length(s, &len, bad, "wf_catmull_rom_length");
         }
         11 => {

@@ -142,6 +142,16 @@ impl<'a> Input<'a> {
         }
     }
 
+    /// A parameter documented in [0, 1]: mostly a multiple of 1/255 in it, sometimes
+    /// [`Input::any_f32`].
+    pub fn unit_f32(&mut self) -> f32 {
+        if self.chance(224) {
+            self.byte() as f32 / 255.0
+        } else {
+            self.any_f32()
+        }
+    }
+
     /// A scale for a whole array: usually 1, sometimes tiny (subnormal results) or huge
     /// (overflow in intermediate products).
     pub fn scale(&mut self) -> f32 {
@@ -335,6 +345,16 @@ impl<T: Elem> InBuf<T> {
         }
     }
 
+    /// The values behind the pointer (empty for NULL).
+    pub fn values(&mut self) -> Vec<T> {
+        let size = core::mem::size_of::<T>();
+        let p = self.store.ptr();
+        (0..self.len)
+            // SAFETY: len elements live after the store's offset.
+            .map(|i| unsafe { (p.add(i * size) as *const T).read_unaligned() })
+            .collect()
+    }
+
     /// The pointer to pass.
     pub fn ptr(&mut self) -> *const T {
         match self.mode {
@@ -442,6 +462,14 @@ impl<T: Elem> OutBuf<T> {
             .collect()
     }
 
+    fn would_fail(&mut self, units: usize) -> bool {
+        let n = units * self.per;
+        let vals = self.values();
+        n > vals.len()
+            || vals[..n].iter().any(|v| !v.is_finite_value())
+            || vals[n..].iter().any(|v| !v.is_sentinel())
+    }
+
     /// Panics unless every element still holds the sentinel.
     #[track_caller]
     pub fn assert_untouched(&mut self, what: &str) {
@@ -454,6 +482,25 @@ impl<T: Elem> OutBuf<T> {
     /// rest still holds the sentinel. Returns the written values.
     #[track_caller]
     pub fn assert_written(&mut self, units: usize, what: &str) -> Vec<T> {
+        self.assert_written_ctx(units, what, &String::new)
+    }
+
+    /// [`OutBuf::assert_written`] with a description of the call's inputs in the message.
+    #[track_caller]
+    pub fn assert_written_ctx(
+        &mut self,
+        units: usize,
+        what: &str,
+        ctx: &dyn Fn() -> String,
+    ) -> Vec<T> {
+        let what = &format!(
+            "{what}{}",
+            if self.would_fail(units) {
+                ctx()
+            } else {
+                String::new()
+            }
+        );
         let n = units * self.per;
         let mut vals = self.values();
         assert!(
@@ -575,6 +622,11 @@ impl<T> OutHandle<T> {
 /// An input array of `count` xyz points (or scalars when `per` = 1), passed per a fuzzed
 /// mode. Returns the buffer and whether the call must fail because of it (NULL or misaligned
 /// with a non-zero count, or a non-finite value).
+/// A float input the C ABI accepts: finite and within ±`MAX_MAGNITUDE` (1e15).
+pub fn usable(x: f32) -> bool {
+    x.abs() <= wayfarer::ffi::boundary::MAX_MAGNITUDE
+}
+
 pub fn array_in(inp: &mut Input, count: usize, per: usize) -> (InBuf<f32>, bool) {
     let mode = inp.mode();
     if mode == Mode::Null {
@@ -586,7 +638,7 @@ pub fn array_in(inp: &mut Input, count: usize, per: usize) -> (InBuf<f32>, bool)
         return (InBuf::null(count), count > 0);
     }
     let data = inp.floats(count * per);
-    let bad = data.iter().any(|x| !x.is_finite()) || mode == Mode::Misaligned;
+    let bad = data.iter().any(|&x| !usable(x)) || mode == Mode::Misaligned;
     (InBuf::new(&data, per, mode), bad)
 }
 
@@ -596,7 +648,7 @@ pub fn point_in(inp: &mut Input) -> (InBuf<f32>, bool) {
         return (InBuf::null(0), true);
     }
     let data = inp.floats(3);
-    let bad = data.iter().any(|x| !x.is_finite());
+    let bad = data.iter().any(|&x| !usable(x));
     (InBuf::new(&data, 3, Mode::Valid), bad)
 }
 
@@ -619,4 +671,508 @@ pub fn assert_not_ok_if(bad: bool, status: WfStatus, what: &str) {
         !(bad && status == WfStatus::Ok),
         "{what}: OK despite an invalid pointer"
     );
+}
+
+/// Degrees of `pieces` Bézier pieces: mostly 1..=5, sometimes 0, 64, 65 or any u32. Returns
+/// them and whether one is outside 1..=64.
+pub fn degrees_in(inp: &mut Input, pieces: usize) -> (Vec<u32>, bool) {
+    let mut bad = false;
+    let d: Vec<u32> = (0..pieces)
+        .map(|_| {
+            let v = match inp.byte() {
+                0..=3 => inp.u32(),
+                4..=7 => 0,
+                8..=11 => 65,
+                12..=15 => 64,
+                b => 1 + (b as u32 % 5),
+            };
+            bad |= !(1..=64).contains(&v);
+            v
+        })
+        .collect();
+    (d, bad)
+}
+
+/// Paths built through the four `wf_path_new_*` constructors from fuzzed input.
+pub mod path {
+    use super::*;
+    use wayfarer::ffi::timeline::*;
+
+    /// Largest number of points of a fuzzed path.
+    pub const MAX_POINTS: usize = 24;
+
+    /// Calls one of the constructors with fuzzed (mostly valid) input and checks the contract:
+    /// no handle on failure (out-pointer untouched), a handle on OK, never OK on invalid input.
+    /// Returns the new handle, owned by the caller.
+    pub fn new(inp: &mut Input) -> Option<*mut WfPath> {
+        let kind = inp.byte() % 4;
+        let n = if inp.chance(8) {
+            inp.upto(1)
+        } else {
+            2 + inp.upto(MAX_POINTS - 2)
+        };
+        let mut out = OutHandle::<WfPath>::new(inp.chance(4));
+        let (status, bad, what) = match kind {
+            0 => {
+                let (mut pts, bp) = array_in(inp, n, 3);
+                // SAFETY: every pointer is NULL or valid for the count passed with it.
+                let s = unsafe { wf_path_new_polyline(pts.ptr(), pts.count, out.ptr()) };
+                (s, bp || pts.count < 2, "wf_path_new_polyline")
+            }
+            1 => {
+                let (mut pts, bp) = array_in(inp, n, 3);
+                let tn = if inp.chance(8) {
+                    inp.upto(MAX_POINTS)
+                } else {
+                    n
+                };
+                let (mut tan, bt) = array_in(inp, tn, 3);
+                // SAFETY: as above.
+                let s = unsafe {
+                    wf_path_new_hermite(pts.ptr(), pts.count, tan.ptr(), tan.count, out.ptr())
+                };
+                let bad = bp || bt || pts.count < 2 || pts.count != tan.count;
+                (s, bad, "wf_path_new_hermite")
+            }
+            2 => {
+                let (mut pts, bp) = array_in(inp, n, 3);
+                let alpha = inp.unit_f32();
+                let tension = inp.unit_f32();
+                // SAFETY: as above.
+                let s = unsafe {
+                    wf_path_new_catmull_rom(pts.ptr(), pts.count, alpha, tension, out.ptr())
+                };
+                let bad = bp
+                    || pts.count < 2
+                    || !(0.0..=1.0).contains(&alpha)
+                    || !(0.0..=1.0).contains(&tension);
+                (s, bad, "wf_path_new_catmull_rom")
+            }
+            _ => {
+                let pieces = inp.upto(4);
+                let (degs, bd) = degrees_in(inp, pieces);
+                let total: u64 = 1 + degs.iter().map(|&d| d as u64).sum::<u64>();
+                let n = if inp.chance(16) {
+                    inp.upto(MAX_POINTS)
+                } else {
+                    (total as usize).min(4 * 65 + 1)
+                };
+                let (mut pts, bp) = array_in(inp, n, 3);
+                let dmode = inp.mode();
+                let mut dbuf: InBuf<u32> = if dmode == Mode::Null {
+                    InBuf::null(pieces)
+                } else {
+                    InBuf::new(&degs, 1, dmode)
+                };
+                // SAFETY: as above.
+                let s = unsafe {
+                    wf_path_new_bezier_chain(pts.ptr(), pts.count, dbuf.ptr(), pieces, out.ptr())
+                };
+                let bad = bd
+                    || bp
+                    || (dmode != Mode::Valid && pieces > 0)
+                    || pieces == 0
+                    || total != pts.count as u64;
+                (s, bad, "wf_path_new_bezier_chain")
+            }
+        };
+        checked(status, what);
+        let handle = out.take(status, what);
+        assert!(
+            !(bad && handle.is_some()),
+            "{what}: OK despite invalid input"
+        );
+        handle
+    }
+}
+
+/// Crowd calls from fuzzed input, applied identically to one or more crowds (the thread
+/// differential target runs two crowds in lockstep).
+pub mod crowd {
+    use super::*;
+    use wayfarer::ffi::crowd::*;
+
+    /// What the target knows about the crowds it drives: live ids in creation order.
+    #[derive(Default)]
+    pub struct Model {
+        /// Ids of live agents.
+        pub agents: Vec<u32>,
+        /// Ids of live obstacles.
+        pub obstacles: Vec<u32>,
+    }
+
+    /// A live id from `live` or, sometimes, any u32 (probably unknown).
+    pub fn id(inp: &mut Input, live: &[u32]) -> u32 {
+        if live.is_empty() || inp.chance(16) {
+            match inp.byte() {
+                0..=127 => inp.u32(),
+                b => b as u32 - 128,
+            }
+        } else {
+            live[inp.upto(live.len() - 1)]
+        }
+    }
+
+    /// A position near the origin (a 40 m square), sometimes anything.
+    pub fn position(inp: &mut Input) -> [f32; 3] {
+        if inp.chance(16) {
+            [inp.any_f32(), inp.any_f32(), inp.any_f32()]
+        } else {
+            [
+                inp.byte() as f32 / 6.4 - 20.0,
+                (inp.byte() % 4) as f32 * 0.25,
+                inp.byte() as f32 / 6.4 - 20.0,
+            ]
+        }
+    }
+
+    /// A scalar: mostly `lo + byte × step`, sometimes anything.
+    pub fn scalar(inp: &mut Input, lo: f32, step: f32) -> f32 {
+        if inp.chance(12) {
+            inp.any_f32()
+        } else {
+            lo + inp.byte() as f32 * step
+        }
+    }
+
+    /// Applies one mutating call to every crowd in `crowds` (same arguments), checks that all
+    /// return the same status and that failures leave out-values untouched, and updates the
+    /// model. Returns the call's name and status.
+    pub fn mutate(
+        inp: &mut Input,
+        crowds: &[*mut WfCrowd],
+        m: &mut Model,
+    ) -> (&'static str, WfStatus) {
+        let op = inp.byte() % 16;
+        let mut statuses = Vec::with_capacity(crowds.len());
+        let mut new_id = None;
+        let what: &'static str;
+        match op {
+            0..=3 => {
+                what = "wf_crowd_add_agent";
+                let p = position(inp);
+                let (yaw, speed, radius) = (
+                    scalar(inp, -4.0, 0.05),
+                    scalar(inp, 0.0, 0.05),
+                    scalar(inp, 0.05, 0.01),
+                );
+                let null_p = inp.chance(4);
+                let null_out = inp.chance(4);
+                for &c in crowds {
+                    let mut out = OutOne::<u32>::new(null_out);
+                    let pp = if null_p {
+                        core::ptr::null()
+                    } else {
+                        p.as_ptr()
+                    };
+                    // SAFETY: c is live; pp NULL or 3 floats; out NULL or one u32.
+                    let s = checked(
+                        unsafe { wf_crowd_add_agent(c, pp, yaw, speed, radius, out.ptr()) },
+                        what,
+                    );
+                    if s == WfStatus::Ok {
+                        assert!(
+                            !null_p
+                                && p.iter().all(|&x| usable(x))
+                                && usable(yaw)
+                                && usable(speed)
+                                && speed >= 0.0
+                                && usable(radius)
+                                && radius > 0.0,
+                            "{what}: OK despite invalid input"
+                        );
+                        new_id = Some(out.get());
+                    } else {
+                        out.assert_untouched(what);
+                    }
+                    statuses.push(s);
+                }
+                if let Some(id) = new_id {
+                    assert!(
+                        !m.agents.contains(&id),
+                        "{what}: id {id} of a live agent reused"
+                    );
+                    m.agents.push(id);
+                }
+            }
+            4 => {
+                what = "wf_crowd_remove_agent";
+                let id = id(inp, &m.agents);
+                for &c in crowds {
+                    // SAFETY: c is live.
+                    statuses.push(checked(unsafe { wf_crowd_remove_agent(c, id) }, what));
+                }
+                if statuses[0] == WfStatus::Ok {
+                    assert!(m.agents.contains(&id), "{what}: OK for unknown id {id}");
+                    m.agents.retain(|&a| a != id);
+                } else {
+                    assert!(!m.agents.contains(&id) || statuses[0] != WfStatus::OutOfRange);
+                }
+            }
+            5 | 6 => {
+                what = "wf_crowd_set_target";
+                let id = id(inp, &m.agents);
+                let t = position(inp);
+                let r = scalar(inp, 0.0, 0.02);
+                let null_t = inp.chance(4);
+                for &c in crowds {
+                    let tp = if null_t {
+                        core::ptr::null()
+                    } else {
+                        t.as_ptr()
+                    };
+                    // SAFETY: c is live; tp NULL or 3 floats.
+                    statuses.push(checked(unsafe { wf_crowd_set_target(c, id, tp, r) }, what));
+                }
+            }
+            7 => {
+                what = "wf_crowd_set_steering";
+                let id = id(inp, &m.agents);
+                let a = [
+                    scalar(inp, 0.0, 0.05),
+                    scalar(inp, 0.0, 0.05),
+                    scalar(inp, 0.0, 0.0125),
+                    scalar(inp, 0.0, 0.02),
+                ];
+                for &c in crowds {
+                    // SAFETY: c is live.
+                    statuses.push(checked(
+                        unsafe { wf_crowd_set_steering(c, id, a[0], a[1], a[2], a[3]) },
+                        what,
+                    ));
+                }
+            }
+            8 => {
+                what = "wf_crowd_set_priority";
+                let id = id(inp, &m.agents);
+                let p = scalar(inp, -8.0, 0.125);
+                let (layer, mask) = if inp.chance(64) {
+                    (inp.u32(), inp.u32())
+                } else {
+                    (1, u32::MAX)
+                };
+                for &c in crowds {
+                    // SAFETY: c is live.
+                    statuses.push(checked(
+                        unsafe { wf_crowd_set_priority(c, id, p, layer, mask) },
+                        what,
+                    ));
+                }
+            }
+            9 => {
+                what = "wf_crowd_set_speed";
+                let id = id(inp, &m.agents);
+                let (speed, radius) = (scalar(inp, 0.0, 0.05), scalar(inp, 0.0, 0.01));
+                for &c in crowds {
+                    // SAFETY: c is live.
+                    statuses.push(checked(
+                        unsafe { wf_crowd_set_speed(c, id, speed, radius) },
+                        what,
+                    ));
+                }
+            }
+            10 => {
+                what = "wf_crowd_set_waypoints";
+                let id = id(inp, &m.agents);
+                let n = inp.upto(6);
+                let pts: Vec<f32> = (0..n).flat_map(|_| position(inp)).collect();
+                let mode = inp.mode();
+                for &c in crowds {
+                    let mut b = if mode == Mode::Null {
+                        InBuf::null(n)
+                    } else {
+                        InBuf::new(&pts, 3, mode)
+                    };
+                    // SAFETY: c is live; b NULL or n points.
+                    statuses.push(checked(
+                        unsafe { wf_crowd_set_waypoints(c, id, b.ptr(), n) },
+                        what,
+                    ));
+                }
+            }
+            11 => {
+                what = "wf_crowd_set_route_mode";
+                let id = id(inp, &m.agents);
+                let mode = if inp.chance(16) {
+                    inp.u32()
+                } else {
+                    inp.byte() as u32 % 3
+                };
+                for &c in crowds {
+                    // SAFETY: c is live.
+                    statuses.push(checked(
+                        unsafe { wf_crowd_set_route_mode(c, id, mode) },
+                        what,
+                    ));
+                }
+                if statuses[0] == WfStatus::Ok {
+                    assert!(mode <= 2, "{what}: OK for mode {mode}");
+                }
+            }
+            12 => {
+                what = "wf_crowd_set_positions";
+                let n = inp.upto(m.agents.len().min(8));
+                let ids: Vec<u32> = (0..n).map(|_| id(inp, &m.agents)).collect();
+                let pos: Vec<f32> = (0..n).flat_map(|_| position(inp)).collect();
+                let yaws: Vec<f32> = (0..n).map(|_| scalar(inp, -4.0, 0.05)).collect();
+                let with_yaws = inp.bool();
+                let pc = if inp.chance(16) { inp.upto(8) } else { n };
+                let pos = &pos[..3 * pc.min(n)];
+                for &c in crowds {
+                    // SAFETY: c is live; ids n u32; positions pc points (pos holds them);
+                    // yaws n floats or NULL.
+                    let s = unsafe {
+                        wf_crowd_set_positions(
+                            c,
+                            ids.as_ptr(),
+                            n,
+                            pos.as_ptr(),
+                            pos.len() / 3,
+                            if with_yaws {
+                                yaws.as_ptr()
+                            } else {
+                                core::ptr::null()
+                            },
+                            if with_yaws { n } else { 0 },
+                        )
+                    };
+                    statuses.push(checked(s, what));
+                }
+            }
+            13 | 14 => {
+                let kind = inp.byte() % 4;
+                let (a, b) = (position(inp), position(inp));
+                let (r1, r2, r3) = (
+                    scalar(inp, 0.0, 0.02),
+                    scalar(inp, 0.0, 0.02),
+                    scalar(inp, -4.0, 0.05),
+                );
+                let null_out = inp.chance(4);
+                what = [
+                    "wf_crowd_add_circle",
+                    "wf_crowd_add_box",
+                    "wf_crowd_add_oriented_box",
+                    "wf_crowd_add_wall",
+                ][kind as usize];
+                for &c in crowds {
+                    let mut out = OutOne::<u32>::new(null_out);
+                    // SAFETY: c is live; a, b 3 floats; out NULL or one u32.
+                    let s = unsafe {
+                        match kind {
+                            0 => wf_crowd_add_circle(c, a.as_ptr(), r1, out.ptr()),
+                            1 => wf_crowd_add_box(c, a.as_ptr(), b.as_ptr(), out.ptr()),
+                            2 => wf_crowd_add_oriented_box(c, a.as_ptr(), r1, r2, r3, out.ptr()),
+                            _ => wf_crowd_add_wall(c, a.as_ptr(), b.as_ptr(), out.ptr()),
+                        }
+                    };
+                    checked(s, what);
+                    if s == WfStatus::Ok {
+                        new_id = Some(out.get());
+                    } else {
+                        out.assert_untouched(what);
+                    }
+                    statuses.push(s);
+                }
+                if let Some(id) = new_id {
+                    assert!(
+                        !m.obstacles.contains(&id),
+                        "{what}: id {id} of a live obstacle reused"
+                    );
+                    m.obstacles.push(id);
+                }
+            }
+            _ => {
+                what = "wf_crowd_remove_obstacle";
+                let id = id(inp, &m.obstacles);
+                for &c in crowds {
+                    // SAFETY: c is live.
+                    statuses.push(checked(unsafe { wf_crowd_remove_obstacle(c, id) }, what));
+                }
+                if statuses[0] == WfStatus::Ok {
+                    assert!(m.obstacles.contains(&id), "{what}: OK for unknown id {id}");
+                    m.obstacles.retain(|&a| a != id);
+                }
+            }
+        }
+        assert!(
+            statuses.windows(2).all(|w| w[0] == w[1]),
+            "{what}: crowds disagree: {statuses:?}"
+        );
+        (what, statuses[0])
+    }
+
+    /// A time step: mostly 1/60 .. 1/4 s, sometimes long (many sub-steps), zero, negative or
+    /// hostile.
+    pub fn dt(inp: &mut Input) -> f32 {
+        match inp.byte() {
+            0..=7 => inp.any_f32(),
+            8..=11 => [0.0, -0.016, 1.0, 6.4, 100.0, 1e-7, 1e15, f32::MIN_POSITIVE][inp.upto(7)],
+            b => (b as f32 - 11.0) / 960.0,
+        }
+    }
+
+    /// Everything the read calls report for `ids`, as bits (positions, yaws, states, hit kinds,
+    /// hit ids, points, normals), after checking the values are valid.
+    pub fn read_all(c: *const WfCrowd, ids: &[u32]) -> Vec<u32> {
+        let n = ids.len();
+        let (mut pos, mut yaw, mut st) = (vec![0.0f32; 3 * n], vec![0.0f32; n], vec![0u32; n]);
+        // SAFETY: c is live; ids n u32; outputs hold n each.
+        let s = unsafe {
+            wf_crowd_read_agents(
+                c,
+                ids.as_ptr(),
+                n,
+                pos.as_mut_ptr(),
+                n,
+                yaw.as_mut_ptr(),
+                n,
+                st.as_mut_ptr(),
+                n,
+            )
+        };
+        assert_eq!(s, WfStatus::Ok, "wf_crowd_read_agents of live agents");
+        let (mut kinds, mut hid, mut pts, mut nrm) = (
+            vec![0u32; n],
+            vec![0u32; n],
+            vec![0.0f32; 3 * n],
+            vec![0.0f32; 3 * n],
+        );
+        // SAFETY: as above.
+        let s = unsafe {
+            wf_crowd_read_hits(
+                c,
+                ids.as_ptr(),
+                n,
+                kinds.as_mut_ptr(),
+                n,
+                hid.as_mut_ptr(),
+                n,
+                pts.as_mut_ptr(),
+                n,
+                nrm.as_mut_ptr(),
+                n,
+            )
+        };
+        assert_eq!(s, WfStatus::Ok, "wf_crowd_read_hits of live agents");
+        for v in [&pos, &yaw, &pts, &nrm] {
+            assert!(
+                v.iter().all(|x| x.is_finite()),
+                "crowd read: non-finite value in {v:?}"
+            );
+        }
+        assert!(
+            st.iter().all(|&x| x <= 3),
+            "agent state outside 0..=3: {st:?}"
+        );
+        assert!(
+            kinds.iter().all(|&x| x <= 2),
+            "hit kind outside 0..=2: {kinds:?}"
+        );
+        let mut all: Vec<u32> = pos.iter().chain(&yaw).map(|x| x.to_bits()).collect();
+        all.extend(&st);
+        all.extend(&kinds);
+        all.extend(&hid);
+        all.extend(pts.iter().chain(&nrm).map(|x| x.to_bits()));
+        all
+    }
 }

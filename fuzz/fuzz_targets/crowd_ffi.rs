@@ -1,0 +1,212 @@
+//! The crowd through the C ABI: a crowd of fuzzed capacity (0, small, just over the limit,
+//! huge), then fuzzed sequences of every mutating call (agents and obstacles added, removed,
+//! re-targeted, re-tuned with hostile values, teleported to NaN, unknown and stale ids),
+//! steps with hostile `dt` and thread counts (0, 1, many, `u32::MAX`), and reads with every
+//! buffer shape (NULL, misaligned, too small, larger).
+//!
+//! Checked: never a panic, a hang or a leak; ids are never reused while live; a failing read
+//! writes nothing; a successful read writes exactly one value per id, finite positions and
+//! yaws, valid states and hit kinds; the agent count matches the model.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use wayfarer::ffi::crowd::*;
+use wayfarer::ffi::WfStatus;
+use wf_fuzz::crowd::{dt, id, mutate, read_all, Model};
+use wf_fuzz::*;
+
+fn read_agents(inp: &mut Input, c: *const WfCrowd, m: &Model) {
+    let n = inp.upto(12);
+    let ids: Vec<u32> = (0..n).map(|_| id(inp, &m.agents)).collect();
+    let known = ids.iter().all(|i| m.agents.contains(i));
+    let mode = inp.mode();
+    let mut ib = if mode == Mode::Null {
+        InBuf::null(n)
+    } else {
+        InBuf::new(&ids, 1, mode)
+    };
+    let mut pos = OutBuf::<f32>::fuzzed(inp, n, 3, 16);
+    let mut yaw = OutBuf::<f32>::fuzzed(inp, n, 1, 16);
+    let mut st = OutBuf::<u32>::fuzzed(inp, n, 1, 16);
+    // SAFETY: every pointer is NULL or valid for the count/capacity passed with it.
+    let s = unsafe {
+        wf_crowd_read_agents(
+            c,
+            ib.ptr(),
+            n,
+            pos.ptr(),
+            pos.capacity,
+            yaw.ptr(),
+            yaw.capacity,
+            st.ptr(),
+            st.capacity,
+        )
+    };
+    let what = "wf_crowd_read_agents";
+    checked(s, what);
+    if s == WfStatus::Ok {
+        assert!(
+            known && !c.is_null(),
+            "{what}: OK for unknown ids or NULL crowd"
+        );
+        for b in [&mut pos, &mut yaw] {
+            if b.is_null() {
+                b.assert_untouched(what);
+            } else {
+                b.assert_written(n, what);
+            }
+        }
+        if st.is_null() {
+            st.assert_untouched(what);
+        } else {
+            let v = st.assert_written(n, what);
+            assert!(v.iter().all(|&x| x <= 3), "{what}: states {v:?}");
+        }
+    } else {
+        pos.assert_untouched(what);
+        yaw.assert_untouched(what);
+        st.assert_untouched(what);
+    }
+}
+
+fn read_hits(inp: &mut Input, c: *const WfCrowd, m: &Model) {
+    let n = inp.upto(12);
+    let ids: Vec<u32> = (0..n).map(|_| id(inp, &m.agents)).collect();
+    let known = ids.iter().all(|i| m.agents.contains(i));
+    let mut ib = InBuf::new(&ids, 1, Mode::Valid);
+    let mut kinds = OutBuf::<u32>::fuzzed(inp, n, 1, 16);
+    let mut hid = OutBuf::<u32>::fuzzed(inp, n, 1, 16);
+    let mut pts = OutBuf::<f32>::fuzzed(inp, n, 3, 16);
+    let mut nrm = OutBuf::<f32>::fuzzed(inp, n, 3, 16);
+    // SAFETY: every pointer is NULL or valid for the count/capacity passed with it.
+    let s = unsafe {
+        wf_crowd_read_hits(
+            c,
+            ib.ptr(),
+            n,
+            kinds.ptr(),
+            kinds.capacity,
+            hid.ptr(),
+            hid.capacity,
+            pts.ptr(),
+            pts.capacity,
+            nrm.ptr(),
+            nrm.capacity,
+        )
+    };
+    let what = "wf_crowd_read_hits";
+    checked(s, what);
+    if s == WfStatus::Ok {
+        assert!(
+            known && !c.is_null(),
+            "{what}: OK for unknown ids or NULL crowd"
+        );
+        for b in [&mut kinds, &mut hid] {
+            if b.is_null() {
+                b.assert_untouched(what);
+            } else {
+                b.assert_written(n, what);
+            }
+        }
+        for b in [&mut pts, &mut nrm] {
+            if b.is_null() {
+                b.assert_untouched(what);
+            } else {
+                b.assert_written(n, what);
+            }
+        }
+    } else {
+        kinds.assert_untouched(what);
+        hid.assert_untouched(what);
+        pts.assert_untouched(what);
+        nrm.assert_untouched(what);
+    }
+}
+
+fn capacity(inp: &mut Input) -> usize {
+    match inp.byte() {
+        0..=3 => 0,
+        4..=7 => MAX_CAPACITY + 1,
+        8..=11 => HUGE_COUNTS[inp.upto(HUGE_COUNTS.len() - 1)],
+        b => 1 + (b as usize % 48),
+    }
+}
+
+use wayfarer::crowd::MAX_CAPACITY;
+
+fuzz_target!(|data: &[u8]| {
+    let mut inp = Input::new(data);
+    let cap = capacity(&mut inp);
+    let mut out = OutHandle::<WfCrowd>::new(inp.chance(4));
+    // SAFETY: out is NULL or one pointer.
+    let s = checked(unsafe { wf_crowd_new(cap, out.ptr()) }, "wf_crowd_new");
+    let Some(c) = out.take(s, "wf_crowd_new") else {
+        assert!(
+            cap > MAX_CAPACITY || out.ptr().is_null(),
+            "wf_crowd_new({cap}) failed: {s:?}"
+        );
+        return;
+    };
+    assert!(
+        cap <= MAX_CAPACITY,
+        "wf_crowd_new({cap}) OK above MAX_CAPACITY"
+    );
+    let mut m = Model::default();
+    for _ in 0..32 {
+        match inp.byte() % 8 {
+            0..=3 => {
+                let (what, s) = mutate(&mut inp, &[c], &mut m);
+                if what == "wf_crowd_add_agent" && s == WfStatus::InvalidCount {
+                    assert!(
+                        m.agents.len() >= cap,
+                        "add_agent: full at {} of {cap}",
+                        m.agents.len()
+                    );
+                }
+            }
+            4 => {
+                let dt = dt(&mut inp);
+                let threads = match inp.byte() {
+                    0..=7 => u32::MAX,
+                    8..=15 => inp.u32(),
+                    b => b as u32 % 9,
+                };
+                // SAFETY: c is live and used by this thread only.
+                let s = checked(unsafe { wf_crowd_step(c, dt, threads) }, "wf_crowd_step");
+                if s == WfStatus::Ok {
+                    assert!(usable(dt) && dt >= 0.0, "wf_crowd_step: OK for dt {dt}");
+                }
+                read_all(c, &m.agents);
+            }
+            5 => read_agents(&mut inp, c, &m),
+            6 => read_hits(&mut inp, c, &m),
+            _ => {
+                let null = inp.chance(32);
+                let mut n = OutOne::<usize>::new(inp.chance(16));
+                let h = if null {
+                    core::ptr::null()
+                } else {
+                    c as *const WfCrowd
+                };
+                // SAFETY: h NULL or live; n NULL or one usize.
+                let s = checked(
+                    unsafe { wf_crowd_agent_count(h, n.ptr()) },
+                    "wf_crowd_agent_count",
+                );
+                if s == WfStatus::Ok {
+                    assert_eq!(n.get(), m.agents.len(), "wf_crowd_agent_count");
+                } else {
+                    n.assert_untouched("wf_crowd_agent_count");
+                }
+            }
+        }
+        if inp.is_empty() {
+            break;
+        }
+    }
+    // SAFETY: c is live and freed once; NULL is a no-op.
+    unsafe {
+        wf_crowd_free(c);
+        wf_crowd_free(core::ptr::null_mut());
+    }
+});
