@@ -8,6 +8,7 @@
 //! thread count gives bit-identical agents to the one-thread step.
 
 use std::thread;
+use wayfarer::ffi::crowd::*;
 use wayfarer::ffi::timeline::*;
 use wayfarer::ffi::WfStatus;
 
@@ -283,5 +284,185 @@ fn concurrent_path_and_schedule_reads_match_single_threaded() {
         wf_schedule_set_free(set);
         wf_path_free(paths[0]);
         wf_path_free(paths[1]);
+    }
+}
+
+/// A crowd of `n` agents on a grid walking to the opposite side, around a few obstacles.
+fn make_crowd(n: usize) -> (*mut WfCrowd, Vec<u32>) {
+    let mut c = core::ptr::null_mut();
+    // SAFETY: c is one out-pointer.
+    ok(unsafe { wf_crowd_new(n, &mut c) }, "wf_crowd_new");
+    let side = (n as f32).sqrt().ceil() as usize;
+    let mut ids = Vec::with_capacity(n);
+    for i in 0..n {
+        let (x, z) = (
+            (i % side) as f32 * 1.1 - 20.0,
+            (i / side) as f32 * 1.1 - 20.0,
+        );
+        let mut id = 0u32;
+        // SAFETY: a live crowd; the points hold 3 floats; id is one u32.
+        unsafe {
+            ok(
+                wf_crowd_add_agent(
+                    c,
+                    [x, 0.0, z].as_ptr(),
+                    0.0,
+                    1.2 + (i % 5) as f32 * 0.1,
+                    0.35,
+                    &mut id,
+                ),
+                "wf_crowd_add_agent",
+            );
+            ok(
+                wf_crowd_set_target(c, id, [-x, 0.0, -z].as_ptr(), 0.3),
+                "wf_crowd_set_target",
+            );
+        }
+        ids.push(id);
+    }
+    let mut oid = 0u32;
+    // SAFETY: a live crowd; the points hold 3 floats.
+    unsafe {
+        ok(
+            wf_crowd_add_circle(c, [0.0, 0.0, 0.0].as_ptr(), 3.0, &mut oid),
+            "wf_crowd_add_circle",
+        );
+        ok(
+            wf_crowd_add_box(
+                c,
+                [6.0, 0.0, -2.0].as_ptr(),
+                [8.0, 1.0, 2.0].as_ptr(),
+                &mut oid,
+            ),
+            "wf_crowd_add_box",
+        );
+        ok(
+            wf_crowd_add_wall(
+                c,
+                [-8.0, 0.0, 5.0].as_ptr(),
+                [-3.0, 0.0, 9.0].as_ptr(),
+                &mut oid,
+            ),
+            "wf_crowd_add_wall",
+        );
+    }
+    (c, ids)
+}
+
+/// Everything the crowd read calls report for `ids`, as bits.
+fn crowd_reads(c: *const WfCrowd, ids: &[u32]) -> Vec<u32> {
+    let n = ids.len();
+    let (mut pos, mut yaw, mut st) = (vec![0.0f32; 3 * n], vec![0.0f32; n], vec![0u32; n]);
+    let (mut kind, mut hid) = (vec![0u32; n], vec![0u32; n]);
+    let (mut pts, mut nrm) = (vec![0.0f32; 3 * n], vec![0.0f32; 3 * n]);
+    let mut count = 0usize;
+    // SAFETY: a live crowd; ids n u32; every output holds n elements or points.
+    unsafe {
+        ok(wf_crowd_agent_count(c, &mut count), "wf_crowd_agent_count");
+        ok(
+            wf_crowd_read_agents(
+                c,
+                ids.as_ptr(),
+                n,
+                pos.as_mut_ptr(),
+                n,
+                yaw.as_mut_ptr(),
+                n,
+                st.as_mut_ptr(),
+                n,
+            ),
+            "wf_crowd_read_agents",
+        );
+        ok(
+            wf_crowd_read_hits(
+                c,
+                ids.as_ptr(),
+                n,
+                kind.as_mut_ptr(),
+                n,
+                hid.as_mut_ptr(),
+                n,
+                pts.as_mut_ptr(),
+                n,
+                nrm.as_mut_ptr(),
+                n,
+            ),
+            "wf_crowd_read_hits",
+        );
+    }
+    let mut all = vec![count as u32];
+    for v in [&pos, &yaw, &pts, &nrm] {
+        all.extend(bits(v));
+    }
+    for v in [&st, &kind, &hid] {
+        all.extend(v.iter());
+    }
+    all
+}
+
+#[test]
+fn concurrent_crowd_reads_match_single_threaded() {
+    let (c, ids) = make_crowd(300);
+    for _ in 0..20 {
+        // SAFETY: a live crowd, used by this thread only while it steps.
+        ok(unsafe { wf_crowd_step(c, 1.0 / 30.0, 1) }, "wf_crowd_step");
+    }
+    let want = crowd_reads(c, &ids);
+    let shared = Shared(c);
+    thread::scope(|scope| {
+        for k in 0..THREADS {
+            let (want, ids) = (&want, &ids);
+            scope.spawn(move || {
+                let c = shared;
+                // Each thread reads every agent, and also a rotated subset of the ids.
+                let sub: Vec<u32> = ids.iter().cycle().skip(k * 37).take(101).copied().collect();
+                let want_sub = crowd_reads(c.0, &sub);
+                for _ in 0..ROUNDS {
+                    assert!(
+                        crowd_reads(c.0, ids) == *want,
+                        "crowd reads differ across threads"
+                    );
+                    assert!(
+                        crowd_reads(c.0, &sub) == want_sub,
+                        "crowd reads differ across threads"
+                    );
+                }
+            });
+        }
+    });
+    // SAFETY: the threads are joined; the crowd is freed once.
+    unsafe { wf_crowd_free(c) };
+}
+
+/// The multi-threaded step (`threads` > 1, with enough agents to really split) gives the same
+/// bits as the one-thread step, step after step.
+#[test]
+fn crowd_step_is_bit_identical_for_any_thread_count() {
+    let n = 1200;
+    let (one, ids) = make_crowd(n);
+    let others: Vec<_> = [0u32, 2, 3, 8, u32::MAX]
+        .iter()
+        .map(|&t| (t, make_crowd(n).0))
+        .collect();
+    for step in 0..30 {
+        let dt = if step % 7 == 6 { 0.35 } else { 1.0 / 60.0 };
+        // SAFETY: live crowds, each used by this thread only.
+        ok(unsafe { wf_crowd_step(one, dt, 1) }, "wf_crowd_step");
+        let want = crowd_reads(one, &ids);
+        for &(threads, c) in &others {
+            // SAFETY: as above.
+            ok(unsafe { wf_crowd_step(c, dt, threads) }, "wf_crowd_step");
+            assert!(
+                crowd_reads(c, &ids) == want,
+                "step {step}: {threads} threads differ from one"
+            );
+        }
+    }
+    // SAFETY: every crowd is live and freed once.
+    unsafe {
+        wf_crowd_free(one);
+        for (_, c) in others {
+            wf_crowd_free(c);
+        }
     }
 }

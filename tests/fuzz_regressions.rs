@@ -169,3 +169,268 @@ fn coordinates_beyond_the_magnitude_limit_are_non_finite_untouched() {
     assert_eq!(s, WfStatus::Ok);
     assert!(pos.iter().chain(&der).all(|x| x.is_finite()));
 }
+
+mod timeline {
+    use super::*;
+    use wayfarer::ffi::timeline::*;
+
+    fn set_with_path() -> (*mut WfScheduleSet, *mut WfPath) {
+        let pts = [0.0f32, 0.0, 0.0, 100.0, 0.0, 0.0];
+        let (mut path, mut set) = (core::ptr::null_mut(), core::ptr::null_mut());
+        // SAFETY: pts holds 2 points; the out-pointers are valid.
+        unsafe {
+            assert_eq!(
+                wf_path_new_polyline(pts.as_ptr(), 2, &mut path),
+                WfStatus::Ok
+            );
+            assert_eq!(wf_schedule_set_new(&mut set), WfStatus::Ok);
+            let s = wf_schedule_set_add_path(set, path, core::ptr::null_mut());
+            assert_eq!(s, WfStatus::Ok);
+        }
+        (set, path)
+    }
+
+    fn evaluate_all(set: *const WfScheduleSet, t: f64) -> Vec<f32> {
+        let mut n = 0usize;
+        // SAFETY: a live set; n is one usize.
+        assert_eq!(
+            unsafe { wf_schedule_set_npc_count(set, &mut n) },
+            WfStatus::Ok
+        );
+        let (mut pos, mut fwd, mut vel) = (
+            vec![0.0f32; 3 * n],
+            vec![0.0f32; 3 * n],
+            vec![0.0f32; 3 * n],
+        );
+        // SAFETY: every output holds n points.
+        let s = unsafe {
+            wf_schedule_set_evaluate(
+                set,
+                t,
+                pos.as_mut_ptr(),
+                n,
+                fwd.as_mut_ptr(),
+                n,
+                vel.as_mut_ptr(),
+                n,
+                core::ptr::null_mut(),
+                0,
+            )
+        };
+        assert_eq!(s, WfStatus::Ok);
+        pos.extend(fwd);
+        pos.extend(vel);
+        pos
+    }
+
+    /// Keys a subnormal time apart (0 and 5e-324 s) made a leg of infinite speed: every
+    /// evaluation returned OK with Inf/NaN velocities. Legs faster than 1e15/s are now refused.
+    #[test]
+    fn legs_faster_than_the_limit_are_refused() {
+        let (set, path) = set_with_path();
+        for gap in [5.0e-324f64, 1.0e-300, 1.0e-14] {
+            let times = [0.0f64, gap];
+            let distances = [0.0f32, 100.0];
+            let mut npc = u32::MAX;
+            // SAFETY: times/distances hold 2 keys; npc is one u32.
+            let s = unsafe {
+                wf_schedule_set_add_npc(
+                    set,
+                    0,
+                    times.as_ptr(),
+                    distances.as_ptr(),
+                    2,
+                    core::ptr::null(),
+                    0,
+                    1,
+                    &mut npc,
+                )
+            };
+            assert_eq!(s, WfStatus::InvalidArgument, "gap {gap:e}");
+            assert_eq!(npc, u32::MAX, "out_npc written on failure");
+            // SAFETY: a live set.
+            let s = unsafe { wf_schedule_set_add_npc_simple(set, 0, 0.0, gap, 0, &mut npc) };
+            assert_eq!(s, WfStatus::InvalidArgument, "simple, gap {gap:e}");
+        }
+        // 100 m in 1e-12 s is 1e14 m/s: allowed, and finite everywhere.
+        // SAFETY: a live set.
+        let s = unsafe {
+            wf_schedule_set_add_npc_simple(set, 0, 0.0, 1.0e-12, 2, core::ptr::null_mut())
+        };
+        assert_eq!(s, WfStatus::Ok);
+        for t in [0.0, 2.5e-13, 1.0, -7.5, 1.0e300] {
+            assert!(
+                evaluate_all(set, t).iter().all(|x| x.is_finite()),
+                "t = {t:e}"
+            );
+        }
+        // SAFETY: both live, freed once.
+        unsafe {
+            wf_schedule_set_free(set);
+            wf_path_free(path);
+        }
+    }
+
+    /// Keys spanning ±1.7e308 s overflowed `t_N − t_0` to Inf and looping / ping-pong NPCs
+    /// evaluated to NaN velocities at large world times; now such spans are refused, and world
+    /// times whose distance to `t_0` overflows still wrap to finite outputs.
+    #[test]
+    fn huge_time_spans_are_refused_and_huge_world_times_wrap_finitely() {
+        let (set, path) = set_with_path();
+        let times = [-1.7e308f64, 0.0, 1.7e308];
+        let distances = [0.0f32, 50.0, 100.0];
+        for wrap in 0..3 {
+            // SAFETY: 3 keys, 2 ease flags.
+            let s = unsafe {
+                wf_schedule_set_add_npc(
+                    set,
+                    0,
+                    times.as_ptr(),
+                    distances.as_ptr(),
+                    3,
+                    [3u32, 1].as_ptr(),
+                    2,
+                    wrap,
+                    core::ptr::null_mut(),
+                )
+            };
+            assert_eq!(s, WfStatus::InvalidArgument, "wrap {wrap}");
+            // SAFETY: a live set.
+            let s = unsafe {
+                wf_schedule_set_add_npc_simple(
+                    set,
+                    0,
+                    -f64::MAX,
+                    f64::MAX,
+                    wrap,
+                    core::ptr::null_mut(),
+                )
+            };
+            assert_eq!(s, WfStatus::InvalidArgument, "simple, wrap {wrap}");
+            // A schedule far in the past: (t − t0) overflows for t near +f64::MAX.
+            let far = [-1.5e308f64, -1.5e308 + 4.0e292, -1.5e308 + 1.0e293];
+            // SAFETY: 3 keys, 2 ease flags.
+            let s = unsafe {
+                wf_schedule_set_add_npc(
+                    set,
+                    0,
+                    far.as_ptr(),
+                    distances.as_ptr(),
+                    3,
+                    [3u32, 2].as_ptr(),
+                    2,
+                    wrap,
+                    core::ptr::null_mut(),
+                )
+            };
+            assert_eq!(s, WfStatus::Ok, "wrap {wrap}");
+        }
+        for t in [f64::MAX, 1.7e308, -f64::MAX, 0.0, 1.0e300, -1.5e308] {
+            assert!(
+                evaluate_all(set, t).iter().all(|x| x.is_finite()),
+                "t = {t:e}"
+            );
+        }
+        // SAFETY: both live, freed once.
+        unsafe {
+            wf_schedule_set_free(set);
+            wf_path_free(path);
+        }
+    }
+}
+
+mod crowd {
+    use super::*;
+    use wayfarer::ffi::crowd::*;
+
+    /// `wf_crowd_set_speed` / `set_steering` / `set_positions` passed floats straight to the
+    /// simulator, bypassing the boundary's ±1e15 domain: a body radius of 3e38 pushed agents to
+    /// ±2e38, one step from overflow. They now refuse such values like every other export
+    /// (`set_positions` flags the agent `WF_AGENT_INVALID` and keeps its last position).
+    #[test]
+    fn crowd_setters_apply_the_float_domain() {
+        let mut c = core::ptr::null_mut();
+        // SAFETY: c is one out-pointer.
+        assert_eq!(unsafe { wf_crowd_new(4, &mut c) }, WfStatus::Ok);
+        let mut ids = [0u32; 2];
+        for (i, id) in ids.iter_mut().enumerate() {
+            // SAFETY: a live crowd; the point holds 3 floats.
+            let s =
+                unsafe { wf_crowd_add_agent(c, [i as f32, 0.0, 0.0].as_ptr(), 0.0, 1.0, 0.3, id) };
+            assert_eq!(s, WfStatus::Ok);
+        }
+        let huge = 3.0e38f32;
+        // SAFETY: a live crowd and live ids; the arrays hold what their counts say.
+        unsafe {
+            assert_eq!(
+                wf_crowd_set_speed(c, ids[0], 1.0, huge),
+                WfStatus::NonFinite
+            );
+            assert_eq!(
+                wf_crowd_set_speed(c, ids[0], huge, 0.3),
+                WfStatus::NonFinite
+            );
+            assert_eq!(
+                wf_crowd_set_speed(c, ids[0], 1.0, 2.0e15),
+                WfStatus::NonFinite
+            );
+            assert_eq!(
+                wf_crowd_set_steering(c, ids[0], huge, 4.0, 1.0, 1.5),
+                WfStatus::NonFinite
+            );
+            assert_eq!(
+                wf_crowd_set_steering(c, ids[0], 6.0, huge, 1.0, 1.5),
+                WfStatus::NonFinite
+            );
+            assert_eq!(
+                wf_crowd_set_steering(c, ids[0], 6.0, 4.0, 1.0, huge),
+                WfStatus::NonFinite
+            );
+            let pos = [huge, 0.0, -huge, 5.0, 0.0, 5.0];
+            let s =
+                wf_crowd_set_positions(c, ids.as_ptr(), 2, pos.as_ptr(), 2, core::ptr::null(), 0);
+            assert_eq!(s, WfStatus::NonFinite);
+            let (mut p, mut st) = ([0.0f32; 6], [0u32; 2]);
+            let s = wf_crowd_read_agents(
+                c,
+                ids.as_ptr(),
+                2,
+                p.as_mut_ptr(),
+                2,
+                core::ptr::null_mut(),
+                0,
+                st.as_mut_ptr(),
+                2,
+            );
+            assert_eq!(s, WfStatus::Ok);
+            assert_eq!(st[0], 3, "the out-of-domain agent is flagged invalid");
+            assert_eq!(&p[..3], &[0.0, 0.0, 0.0], "and keeps its last position");
+            assert_eq!(&p[3..], &[5.0, 0.0, 5.0], "the other one moved");
+            // Stepping skips the flagged agent and keeps everything finite.
+            for _ in 0..20 {
+                assert_eq!(wf_crowd_step(c, 0.1, 1), WfStatus::Ok);
+            }
+            let s = wf_crowd_read_agents(
+                c,
+                ids.as_ptr(),
+                2,
+                p.as_mut_ptr(),
+                2,
+                core::ptr::null_mut(),
+                0,
+                st.as_mut_ptr(),
+                2,
+            );
+            assert_eq!(s, WfStatus::Ok);
+            assert_eq!(st[0], 3);
+            assert!(p.iter().all(|x| x.is_finite() && x.abs() < 10.0), "{p:?}");
+            // Values inside the domain are still accepted.
+            assert_eq!(wf_crowd_set_speed(c, ids[1], 2.0, 0.5), WfStatus::Ok);
+            assert_eq!(
+                wf_crowd_set_steering(c, ids[1], 6.0, 4.0, 1.0, 1.5),
+                WfStatus::Ok
+            );
+            wf_crowd_free(c);
+        }
+    }
+}

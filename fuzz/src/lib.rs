@@ -924,6 +924,10 @@ pub mod crowd {
                     // SAFETY: c is live; tp NULL or 3 floats.
                     statuses.push(checked(unsafe { wf_crowd_set_target(c, id, tp, r) }, what));
                 }
+                if statuses[0] == WfStatus::Ok {
+                    let ok = !null_t && t.iter().all(|&x| usable(x)) && usable(r) && r >= 0.0;
+                    assert!(ok, "{what}: OK despite invalid input");
+                }
             }
             7 => {
                 what = "wf_crowd_set_steering";
@@ -940,6 +944,9 @@ pub mod crowd {
                         unsafe { wf_crowd_set_steering(c, id, a[0], a[1], a[2], a[3]) },
                         what,
                     ));
+                }
+                if statuses[0] == WfStatus::Ok {
+                    assert!(a.iter().all(|&x| usable(x)), "{what}: OK for {a:?}");
                 }
             }
             8 => {
@@ -969,6 +976,10 @@ pub mod crowd {
                         unsafe { wf_crowd_set_speed(c, id, speed, radius) },
                         what,
                     ));
+                }
+                if statuses[0] == WfStatus::Ok {
+                    let ok = usable(speed) && speed >= 0.0 && usable(radius) && radius > 0.0;
+                    assert!(ok, "{what}: OK for speed {speed}, radius {radius}");
                 }
             }
             10 => {
