@@ -134,6 +134,11 @@ pub struct Path {
     /// Baking pieces: first piece of each segment (+ total), and the segment of each piece.
     first: Vec<u32>,
     owner: Vec<u32>,
+    /// Uniform grid over `[0, L]`: the table interval holding each cell's start, a starting
+    /// point for the table search (two cells per interval: 0–1 steps instead of a binary
+    /// search; same result bit for bit).
+    grid: Vec<u32>,
+    grid_scale: f32,
 }
 
 impl Path {
@@ -151,14 +156,30 @@ impl Path {
         });
         let nearest = NearestIndex::new(&curve);
         let fallback_forward = nearest.first_direction().unwrap_or(Vec3::Z);
+        let length = table.total_length();
+        let cells = (2 * table.interval_count()).clamp(1, 1 << 22);
+        let grid_scale = if length > 0.0 {
+            cells as f32 / length
+        } else {
+            0.0
+        };
+        let mut hint = 0usize;
+        let grid = (0..cells)
+            .map(|c| {
+                table.param_at_distance_hinted(c as f32 * length / cells as f32, &mut hint);
+                hint as u32
+            })
+            .collect();
         Self {
-            length: table.total_length(),
+            length,
             curve,
             table,
             fallback_forward,
             nearest,
             first,
             owner,
+            grid,
+            grid_scale,
         }
     }
 
@@ -243,7 +264,11 @@ impl Path {
     /// The curve parameter at distance `d` (clamped to `[0, L]`).
     #[inline]
     pub fn param_at(&self, d: f32) -> CurveParam {
-        self.refined().to_curve(self.table.param_at_distance(d))
+        // NaN and negative distances give cell 0 (`as` saturates); the table clamps.
+        let cell = ((d * self.grid_scale) as usize).min(self.grid.len() - 1);
+        let mut hint = self.grid[cell] as usize;
+        self.refined()
+            .to_curve(self.table.param_at_distance_hinted(d, &mut hint))
     }
 
     /// [`Path::param_at`] starting from a caller-owned interval hint (bit-identical result).
@@ -256,8 +281,7 @@ impl Path {
     /// Position at distance `d` (clamped to `[0, L]`).
     #[inline]
     pub fn position(&self, d: f32) -> Vec3 {
-        let p = self.param_at(d);
-        self.curve.position(p.segment, p.t)
+        self.sample(d).0
     }
 
     /// Unit forward (tangent) at distance `d`; finite everywhere (see the module docs).
@@ -269,14 +293,32 @@ impl Path {
     /// Position and unit forward at distance `d`.
     #[inline]
     pub fn sample(&self, d: f32) -> (Vec3, Vec3) {
-        let p = self.param_at(d);
-        (self.curve.position(p.segment, p.t), self.forward_at(p, d))
+        self.sample_param(self.param_at(d), d)
     }
 
     /// Position and unit forward at a parameter already found for distance `d`.
     #[inline]
     pub fn sample_param(&self, p: CurveParam, d: f32) -> (Vec3, Vec3) {
-        (self.curve.position(p.segment, p.t), self.forward_at(p, d))
+        let (pos, der) = match &self.curve {
+            // Position and derivative from one de Casteljau pass over the cubic.
+            AnyCurve::Cubic(c) => {
+                let segs = c.segments();
+                let b = &segs[p.segment.min(segs.len() - 1)];
+                let t = p.t.clamp(0.0, 1.0);
+                let a0 = b[0].lerp(b[1], t);
+                let a1 = b[1].lerp(b[2], t);
+                let a2 = b[2].lerp(b[3], t);
+                let c0 = a0.lerp(a1, t);
+                let c1 = a1.lerp(a2, t);
+                (c0.lerp(c1, t), 3.0 * (c1 - c0))
+            }
+            AnyCurve::Bezier(c) => (c.position(p.segment, p.t), c.derivative(p.segment, p.t)),
+        };
+        let fwd = match der.try_normalize() {
+            Some(f) => f,
+            None => self.chord_forward(d),
+        };
+        (pos, fwd)
     }
 
     /// Unit tangent at `p` (found for distance `d`), with the fallbacks of the module docs.
@@ -291,8 +333,12 @@ impl Path {
     #[cold]
     fn chord_forward(&self, d: f32) -> Vec3 {
         let h = self.length * 1e-4;
-        let a = self.position((d - h).max(0.0));
-        let b = self.position((d + h).min(self.length));
+        let at = |d: f32| {
+            let p = self.param_at(d);
+            self.curve.position(p.segment, p.t)
+        };
+        let a = at((d - h).max(0.0));
+        let b = at((d + h).min(self.length));
         (b - a).try_normalize().unwrap_or(self.fallback_forward)
     }
 
@@ -351,6 +397,21 @@ mod tests {
         let f = path.forward(0.0);
         assert!((f.length() - 1.0).abs() < 1e-5);
         assert!(f.x > 0.0 && f.z > 0.0);
+    }
+
+    #[test]
+    fn grid_started_queries_equal_the_tables_binary_search() {
+        let pts: Vec<Vec3> = (0..50)
+            .map(|i| Vec3::new(i as f32, (i as f32 * 0.9).sin() * 4.0, (i % 3) as f32))
+            .collect();
+        let path = Path::catmull_rom(&pts, 0.5, 0.0).unwrap();
+        let l = path.length();
+        for k in 0..5000 {
+            let d = (k as f32 / 5000.0) * l * 1.2 - 0.1 * l;
+            let p = path.refined().to_curve(path.table().param_at_distance(d));
+            assert_eq!(path.param_at(d), p);
+        }
+        assert_eq!(path.param_at(f32::NAN), path.param_at(0.0));
     }
 
     #[test]

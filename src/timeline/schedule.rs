@@ -318,6 +318,33 @@ pub(crate) fn simple_keys(t_start: f64, t_end: f64, path_length: f64) -> [Key; 2
     ]
 }
 
+/// `x mod m` in `[0, m]` for `m > 0`, without libm (`fmod` and `floor` are function calls on
+/// baseline x86-64): `q = ⌊x/m⌋` by truncation, `r = x − q·m`, corrected by one period when
+/// rounding puts it outside. Deterministic: the same `x` always gives the same bits.
+#[inline]
+fn wrap_mod(x: f64, m: f64) -> f64 {
+    let q = x / m;
+    let q = if q.abs() < 4.0e15 {
+        let i = q as i64 as f64;
+        if i > q {
+            i - 1.0
+        } else {
+            i
+        }
+    } else {
+        q
+    };
+    let r = x - q * m;
+    let r = if r < 0.0 {
+        r + m
+    } else if r >= m {
+        r - m
+    } else {
+        r
+    };
+    r.clamp(0.0, m)
+}
+
 /// One kind of key occurrence within a period: offset from `t₀`, key, direction.
 #[derive(Clone, Copy, Debug)]
 struct Occurrence {
@@ -397,9 +424,9 @@ impl KeysView<'_> {
                 }
                 (t, 1.0)
             }
-            Wrap::Loop => (t0 + (t - t0).rem_euclid(span), 1.0),
+            Wrap::Loop => (t0 + wrap_mod(t - t0, span), 1.0),
             Wrap::PingPong => {
-                let phi = (t - t0).rem_euclid(2.0 * span);
+                let phi = wrap_mod(t - t0, 2.0 * span);
                 if phi <= span {
                     (t0 + phi, 1.0)
                 } else {
@@ -636,6 +663,22 @@ mod tests {
             Schedule::simple(3.0, 3.0, Wrap::Loop, l).err(),
             Some(TimelineError::InvalidKey)
         );
+    }
+
+    #[test]
+    fn wrap_mod_matches_rem_euclid_within_rounding() {
+        for &(x, m) in &[
+            (5.0, 3.0),
+            (-5.0, 3.0),
+            (0.0, 2.0),
+            (1e9 + 0.25, 600.0),
+            (-7.5, 2.5),
+        ] {
+            let a = wrap_mod(x, m);
+            let b = f64::rem_euclid(x, m);
+            assert!((0.0..=m).contains(&a));
+            assert!((a - b).abs() < 1e-9 * (1.0 + x.abs()) || (a - b).abs() > m * 0.999);
+        }
     }
 
     #[test]
