@@ -99,10 +99,11 @@ impl Ease {
 }
 
 /// What an NPC is doing at a time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[repr(u32)]
 pub enum NpcState {
     /// Before the first key (clamp wrap): standing at the first key.
+    #[default]
     Before = 0,
     /// On a leg between keys with different distances.
     Moving = 1,
@@ -131,7 +132,7 @@ pub(crate) struct Leg {
 }
 
 /// A schedule evaluated at one time.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct ScheduleSample {
     /// Distance along the path.
     pub distance: f64,

@@ -11,7 +11,23 @@
 
 use super::schedule::{build_legs, simple_keys, Crossing, Ease, Key, KeysView, Leg};
 use super::{NpcState, Path, Schedule, ScheduleSample, TimelineError, Wrap};
+use crate::curve::CurveParam;
 use glam::Vec3;
+
+/// NPCs per pass of the batch loop (see `ScheduleSet::run`).
+const CHUNK: usize = 64;
+
+/// Position, facing and velocity of one NPC from its schedule sample and curve parameter.
+#[inline]
+fn finish(path: &Path, s: &ScheduleSample, param: CurveParam) -> NpcSample {
+    let (position, tangent) = path.sample_param(param, s.distance as f32);
+    NpcSample {
+        position,
+        forward: tangent * s.facing,
+        velocity: tangent * s.speed as f32,
+        state: s.state,
+    }
+}
 
 /// The world time of each NPC for one evaluation.
 #[derive(Clone, Copy, Debug)]
@@ -170,26 +186,77 @@ impl ScheduleSet {
                 (s, p)
             }
         };
-        let (position, tangent) = path.sample_param(param, s.distance as f32);
-        NpcSample {
-            position,
-            forward: tangent * s.facing,
-            velocity: tangent * s.speed as f32,
-            state: s.state,
+        finish(path, &s, param)
+    }
+
+    /// The batch loop: NPCs in chunks of [`CHUNK`], each chunk in three passes (schedules,
+    /// then table searches, then curve evaluation) over small stack arrays, so the
+    /// out-of-order core overlaps many NPCs' short dependency chains instead of walking one
+    /// long chain per NPC. Every NPC goes through exactly the functions of
+    /// [`ScheduleSet::sample`]: results are bit-identical to it.
+    #[inline]
+    fn run(
+        &self,
+        times: Times<'_>,
+        mut hints: Option<&mut [u32]>,
+        mut sink: impl FnMut(usize, &NpcSample),
+    ) {
+        let n = self.npc_count();
+        if let Times::PerNpc(ts) = times {
+            assert!(ts.len() >= n, "one time per NPC");
+        }
+        if let Some(h) = hints.as_deref() {
+            assert!(h.len() >= 2 * n, "two hints per NPC");
+        }
+        let mut sched = [ScheduleSample::default(); CHUNK];
+        let mut params = [CurveParam { segment: 0, t: 0.0 }; CHUNK];
+        let mut start = 0;
+        while start < n {
+            let m = CHUNK.min(n - start);
+            for (j, out) in sched[..m].iter_mut().enumerate() {
+                let npc = start + j;
+                let t = match times {
+                    Times::One(t) => t,
+                    Times::PerNpc(ts) => ts[npc],
+                };
+                let view = self.view(npc);
+                *out = match hints.as_deref_mut() {
+                    None => view.sample(t, None),
+                    Some(h) => {
+                        let mut leg = h[2 * npc] as usize;
+                        let s = view.sample(t, Some(&mut leg));
+                        h[2 * npc] = leg as u32;
+                        s
+                    }
+                };
+            }
+            for (j, (out, s)) in params[..m].iter_mut().zip(&sched[..m]).enumerate() {
+                let npc = start + j;
+                let path = &self.paths[self.npc_path[npc] as usize];
+                *out = match hints.as_deref_mut() {
+                    None => path.param_at(s.distance as f32),
+                    Some(h) => {
+                        let mut iv = h[2 * npc + 1] as usize;
+                        let p = path.param_at_hinted(s.distance as f32, &mut iv);
+                        h[2 * npc + 1] = iv.min(u32::MAX as usize) as u32;
+                        p
+                    }
+                };
+            }
+            for (j, (s, p)) in sched[..m].iter().zip(&params[..m]).enumerate() {
+                let npc = start + j;
+                let path = &self.paths[self.npc_path[npc] as usize];
+                sink(npc, &finish(path, s, *p));
+            }
+            start += m;
         }
     }
 
     /// Evaluates every NPC at `times`, calling `sink(npc, sample)` in NPC order.
     /// Panics if `Times::PerNpc` holds fewer times than NPCs.
     #[inline]
-    pub fn evaluate(&self, times: Times<'_>, mut sink: impl FnMut(usize, &NpcSample)) {
-        for npc in 0..self.npc_count() {
-            let t = match times {
-                Times::One(t) => t,
-                Times::PerNpc(ts) => ts[npc],
-            };
-            sink(npc, &self.sample_one(npc, t, None));
-        }
+    pub fn evaluate(&self, times: Times<'_>, sink: impl FnMut(usize, &NpcSample)) {
+        self.run(times, None, sink);
     }
 
     /// [`ScheduleSet::evaluate`] with two caller-owned hints per NPC (`hints.len() ≥ 2 ×
@@ -200,16 +267,9 @@ impl ScheduleSet {
         &self,
         times: Times<'_>,
         hints: &mut [u32],
-        mut sink: impl FnMut(usize, &NpcSample),
+        sink: impl FnMut(usize, &NpcSample),
     ) {
-        assert!(hints.len() >= 2 * self.npc_count(), "two hints per NPC");
-        for (npc, h) in hints.chunks_exact_mut(2).take(self.npc_count()).enumerate() {
-            let t = match times {
-                Times::One(t) => t,
-                Times::PerNpc(ts) => ts[npc],
-            };
-            sink(npc, &self.sample_one(npc, t, Some(h)));
-        }
+        self.run(times, Some(hints), sink);
     }
 
     /// Total key crossings of every NPC between `from` and `to` (saturating).
