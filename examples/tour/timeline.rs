@@ -132,17 +132,26 @@ pub fn run(out: &FsPath) -> std::io::Result<()> {
     }
     backward_marks.reverse();
     let mut worst = 0.0f32;
+    // Hour labels for the baker, grouped where he stands still.
+    let mut labels: Vec<(Vec3, Vec<u32>)> = Vec::new();
     for ((t, fwd, st), (_, back)) in forward_marks.iter().zip(&backward_marks) {
         for i in 0..n {
             worst = worst.max(fwd[i].distance(back[i]));
             svg.dot(xz(fwd[i]), 4.0, colors[i]);
             svg.circle(xz(back[i]), 0.9, "none", "#333");
         }
-        let hour = (t / HOUR) as u32;
-        let p = fwd[0];
-        if *t > 0.0 && st[0] != NpcState::After {
-            svg.text((p.x + 1.0, p.z + 1.0), &format!("{hour}h"), 11.0, colors[0]);
+        if st[0] == NpcState::Before || st[0] == NpcState::After {
+            continue;
         }
+        let hour = (t / HOUR) as u32;
+        match labels.iter_mut().find(|(p, _)| p.distance(fwd[0]) < 0.5) {
+            Some((_, hours)) => hours.push(hour),
+            None => labels.push((fwd[0], vec![hour])),
+        }
+    }
+    for (p, hours) in &labels {
+        let text: Vec<String> = hours.iter().map(|h| format!("{h}h")).collect();
+        svg.text((p.x + 1.2, p.z + 1.2), &text.join(" "), 11.0, colors[0]);
     }
     println!("  3 NPCs over a day; max |forward − reversed| position at the marks: {worst} m");
 
