@@ -43,7 +43,7 @@ fn pieces(curve: &AnyCurve) -> Vec<u32> {
     let mut n = 0u32;
     for (poly, straight) in polys {
         first.push(n);
-        let k = if straight || !(total > 0.0) {
+        let k = if straight || total.is_nan() || total <= 0.0 {
             1
         } else {
             ((MAX_PIECES as f64 * poly / total).ceil() as usize).clamp(1, MAX_PIECES)
@@ -76,7 +76,7 @@ struct Refined<'a> {
 impl Refined<'_> {
     /// The original curve's parameter for a refined one.
     #[inline]
-    fn to_curve(&self, p: CurveParam) -> CurveParam {
+    fn curve_param(&self, p: CurveParam) -> CurveParam {
         let seg = self.owner[p.segment.min(self.owner.len() - 1)] as usize;
         let k0 = self.first[seg] as usize;
         let n = self.first[seg + 1] as usize - k0;
@@ -93,7 +93,7 @@ impl Refined<'_> {
     }
 
     /// The refined parameter for an original one.
-    fn from_curve(&self, p: CurveParam) -> CurveParam {
+    fn piece_param(&self, p: CurveParam) -> CurveParam {
         let seg = p.segment.min(self.first.len() - 2);
         let k0 = self.first[seg] as usize;
         let n = self.first[seg + 1] as usize - k0;
@@ -111,11 +111,11 @@ impl ParamCurve for Refined<'_> {
         self.owner.len()
     }
     fn position(&self, segment: usize, t: f32) -> Vec3 {
-        let p = self.to_curve(CurveParam { segment, t });
+        let p = self.curve_param(CurveParam { segment, t });
         self.curve.position(p.segment, p.t)
     }
     fn derivative(&self, segment: usize, t: f32) -> Vec3 {
-        let p = self.to_curve(CurveParam { segment, t });
+        let p = self.curve_param(CurveParam { segment, t });
         let seg = p.segment;
         let n = (self.first[seg + 1] - self.first[seg]) as f32;
         self.curve.derivative(seg, p.t) / n
@@ -268,14 +268,14 @@ impl Path {
         let cell = ((d * self.grid_scale) as usize).min(self.grid.len() - 1);
         let mut hint = self.grid[cell] as usize;
         self.refined()
-            .to_curve(self.table.param_at_distance_hinted(d, &mut hint))
+            .curve_param(self.table.param_at_distance_hinted(d, &mut hint))
     }
 
     /// [`Path::param_at`] starting from a caller-owned interval hint (bit-identical result).
     #[inline]
     pub fn param_at_hinted(&self, d: f32, hint: &mut usize) -> CurveParam {
         self.refined()
-            .to_curve(self.table.param_at_distance_hinted(d, hint))
+            .curve_param(self.table.param_at_distance_hinted(d, hint))
     }
 
     /// Position at distance `d` (clamped to `[0, L]`).
@@ -351,7 +351,7 @@ impl Path {
         };
         let distance = self
             .table
-            .distance_at_param(&self.refined(), self.refined().from_curve(param))
+            .distance_at_param(&self.refined(), self.refined().piece_param(param))
             .clamp(0.0, self.length as f64) as f32;
         Nearest {
             distance,
@@ -408,7 +408,9 @@ mod tests {
         let l = path.length();
         for k in 0..5000 {
             let d = (k as f32 / 5000.0) * l * 1.2 - 0.1 * l;
-            let p = path.refined().to_curve(path.table().param_at_distance(d));
+            let p = path
+                .refined()
+                .curve_param(path.table().param_at_distance(d));
             assert_eq!(path.param_at(d), p);
         }
         assert_eq!(path.param_at(f32::NAN), path.param_at(0.0));
