@@ -376,6 +376,8 @@ mod tests {
             assert_eq!(pos, p);
             assert_eq!(fwd, Vec3::Z);
         }
+        let n = path.nearest(Vec3::new(5.0, 5.0, 5.0));
+        assert_eq!((n.distance, n.point), (0.0, p));
         let path =
             Path::polyline(&[Vec3::ZERO, Vec3::X, Vec3::X, Vec3::new(1.0, 0.0, 1.0)]).unwrap();
         assert!((path.length() - 2.0).abs() < 1e-6);
