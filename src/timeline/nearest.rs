@@ -219,10 +219,29 @@ impl NearestIndex {
 }
 
 /// Position, first and second derivative of the Bézier `c` at `t` (de Casteljau in f64).
+#[inline]
 fn eval(c: &[DVec3], t: f64) -> (DVec3, DVec3, DVec3) {
-    let n = c.len() - 1;
-    let mut buf = [DVec3::ZERO; crate::curve::MAX_BEZIER_DEGREE + 1];
-    buf[..=n].copy_from_slice(c);
+    // Small buffers for the common degrees: zeroing and copying 65 points per evaluation
+    // would cost more than the arithmetic.
+    if c.len() <= 4 {
+        let mut buf = [DVec3::ZERO; 4];
+        buf[..c.len()].copy_from_slice(c);
+        reduce(&mut buf[..c.len()], t)
+    } else if c.len() <= 8 {
+        let mut buf = [DVec3::ZERO; 8];
+        buf[..c.len()].copy_from_slice(c);
+        reduce(&mut buf[..c.len()], t)
+    } else {
+        let mut buf = [DVec3::ZERO; crate::curve::MAX_BEZIER_DEGREE + 1];
+        buf[..c.len()].copy_from_slice(c);
+        reduce(&mut buf[..c.len()], t)
+    }
+}
+
+/// de Casteljau in place on `buf` (the control points), returning `B`, `B'`, `B''` at `t`.
+#[inline]
+fn reduce(buf: &mut [DVec3], t: f64) -> (DVec3, DVec3, DVec3) {
+    let n = buf.len() - 1;
     let s = 1.0 - t;
     let mut d2 = DVec3::ZERO;
     let mut d1 = DVec3::ZERO;
