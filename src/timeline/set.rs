@@ -1,8 +1,9 @@
 //! A schedule set: many NPCs, each with a schedule on a shared path, evaluated in one call.
 //!
 //! Structure of arrays: per NPC a path index, a key range, a leg range and a wrap mode; the
-//! keys and legs of all NPCs live in flat columns. Evaluation walks the NPCs in order and
-//! hands each result to a caller sink (the FFI writes it to flat arrays): no allocation.
+//! keys and legs of all NPCs live in flat columns. Evaluation walks the NPCs in chunks of 64
+//! (schedules, then table searches, then curves, over small stack arrays) and hands each
+//! result to a caller sink in NPC order (the FFI writes it to flat arrays): no allocation.
 //!
 //! Coherent queries: [`ScheduleSet::evaluate_hinted`] takes two caller-owned `u32` per NPC
 //! (the leg found last time, the arc-length interval found last time) and starts both
@@ -164,29 +165,11 @@ impl ScheduleSet {
 
     /// NPC `npc` at world time `t`, or `None` if there is no such NPC.
     pub fn sample(&self, npc: usize, t: f64) -> Option<NpcSample> {
-        (npc < self.npc_count()).then(|| self.sample_one(npc, t, None))
-    }
-
-    #[inline]
-    fn sample_one(&self, npc: usize, t: f64, hint: Option<&mut [u32]>) -> NpcSample {
-        let path = &self.paths[self.npc_path[npc] as usize];
-        let view = self.view(npc);
-        let (s, param) = match hint {
-            None => {
-                let s = view.sample(t, None);
-                (s, path.param_at(s.distance as f32))
-            }
-            Some(h) => {
-                let mut leg = h[0] as usize;
-                let s = view.sample(t, Some(&mut leg));
-                let mut iv = h[1] as usize;
-                let p = path.param_at_hinted(s.distance as f32, &mut iv);
-                h[0] = leg as u32;
-                h[1] = iv.min(u32::MAX as usize) as u32;
-                (s, p)
-            }
-        };
-        finish(path, &s, param)
+        (npc < self.npc_count()).then(|| {
+            let path = &self.paths[self.npc_path[npc] as usize];
+            let s = self.view(npc).sample(t, None);
+            finish(path, &s, path.param_at(s.distance as f32))
+        })
     }
 
     /// The batch loop: NPCs in chunks of [`CHUNK`], each chunk in three passes (schedules,
