@@ -18,7 +18,7 @@ mod schedule;
 mod set;
 
 pub use nearest::Nearest;
-pub use path::Path;
+pub use path::{Path, MAX_PIECES};
 pub use schedule::{Crossing, Ease, Key, NpcState, Schedule, ScheduleSample, Wrap};
 pub use set::{NpcSample, ScheduleSet, Times};
 
