@@ -11,7 +11,8 @@ use crate::curve::{AnyCurve, ArcLengthTable, BezierChain, BezierCurve, CubicSpli
 use crate::curve::{CurveParam, ParamCurve};
 use glam::Vec3;
 
-/// Most pieces a curve segment is split into for baking (see [`Refined`]).
+/// Most pieces a curve segment is split into when its arc-length table is baked: long curved
+/// segments are baked in pieces so the table stays accurate to ~10⁻⁷ of the path length.
 pub const MAX_PIECES: usize = 64;
 
 /// How many equal parameter pieces each segment is baked as: `⌈64 · pᵢ / P⌉` clamped to
