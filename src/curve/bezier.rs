@@ -38,6 +38,9 @@ pub struct BezierCurve {
     scaled: Vec<DVec3>,
     /// `n·C(n−1,i)·(Pᵢ₊₁ − Pᵢ)` in f64 (the hodograph, derivative factor included).
     scaled_diff: Vec<DVec3>,
+    /// The two above, reversed (the batch path walks them in either direction per lane).
+    scaled_rev: Vec<DVec3>,
+    scaled_diff_rev: Vec<DVec3>,
 }
 
 /// `C(n, i)` for `i = 0..=n` in f64 (exact while they fit in 53 bits, within a few roundings up to n = 64).
@@ -74,8 +77,11 @@ impl BezierCurve {
             .zip(cd)
             .map(|(w, c)| (w[1].as_dvec3() - w[0].as_dvec3()) * (c * n as f64))
             .collect();
+        let rev = |v: &Vec<DVec3>| v.iter().rev().copied().collect();
         Ok(Self {
             points,
+            scaled_rev: rev(&scaled),
+            scaled_diff_rev: rev(&scaled_diff),
             scaled,
             scaled_diff,
         })
@@ -105,12 +111,12 @@ impl BezierCurve {
     /// (`min(ts.len(), out.len())` of them); the batch form of
     /// [`position`](Self::position), several parameters at once. No allocation.
     pub fn sample(&self, ts: &[f32], out: &mut [Vec3]) {
-        eval_many(&self.scaled, ts, out);
+        eval_many(&self.scaled, &self.scaled_rev, ts, out);
     }
 
     /// First derivatives at every `ts[i]` into `out[i]`, like [`sample`](Self::sample).
     pub fn sample_derivatives(&self, ts: &[f32], out: &mut [Vec3]) {
-        eval_many(&self.scaled_diff, ts, out);
+        eval_many(&self.scaled_diff, &self.scaled_diff_rev, ts, out);
     }
 }
 
@@ -118,7 +124,7 @@ impl BezierCurve {
 /// that multiplies the sum; `mirror` says the sum runs from the last coefficient.
 #[inline(always)]
 fn setup(t: f32, n: i32) -> (bool, f64, f64) {
-    let t = t.max(0.0).min(1.0) as f64;
+    let t = t.clamp(0.0, 1.0) as f64;
     let s = 1.0 - t;
     if t <= 0.5 {
         (false, t / s, s.powi(n))
@@ -145,8 +151,9 @@ fn eval_one(q: &[DVec3], t: f32) -> Vec3 {
     (acc * scale).as_vec3()
 }
 
-/// [`eval_one`] over many parameters, [`LANES`] at a time (independent accumulators).
-fn eval_many(q: &[DVec3], ts: &[f32], out: &mut [Vec3]) {
+/// [`eval_one`] over many parameters, [`LANES`] at a time (independent accumulators); `r` is
+/// `q` reversed.
+fn eval_many(q: &[DVec3], r: &[DVec3], ts: &[f32], out: &mut [Vec3]) {
     let n = q.len() - 1;
     let len = ts.len().min(out.len());
     let (ts, out) = (&ts[..len], &mut out[..len]);
@@ -159,12 +166,15 @@ fn eval_many(q: &[DVec3], ts: &[f32], out: &mut [Vec3]) {
         for j in 0..LANES {
             (mirror[j], x[j], scale[j]) = setup(t4[j], n as i32);
         }
+        // Each lane walks the coefficients forwards (mirrored) or backwards (`r` is `q`
+        // reversed): four independent Horner chains, no per-step selection.
+        let pick = |j: usize| if mirror[j] { q } else { r };
         let mut acc = [DVec3::ZERO; LANES];
-        for k in 0..=n {
-            for j in 0..LANES {
-                let c = if mirror[j] { q[k] } else { q[n - k] };
-                acc[j] = acc[j] * x[j] + c;
-            }
+        for (((&a, &b), &c), &d) in pick(0).iter().zip(pick(1)).zip(pick(2)).zip(pick(3)) {
+            acc[0] = acc[0] * x[0] + a;
+            acc[1] = acc[1] * x[1] + b;
+            acc[2] = acc[2] * x[2] + c;
+            acc[3] = acc[3] * x[3] + d;
         }
         for j in 0..LANES {
             o4[j] = (acc[j] * scale[j]).as_vec3();

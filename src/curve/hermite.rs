@@ -12,7 +12,7 @@
 //! prose gives `h01 = t²(t − 1)`; its code, and this file, use the correct `t²(3 − 2t)`.)
 //! `t` is clamped to `[0, 1]` like the seed's `Mathf.Clamp01`.
 
-use glam::Vec3;
+use glam::{Vec3, Vec4};
 
 /// A cubic Hermite segment from `p0` to `p1` with end velocities `m0`, `m1`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,22 +58,22 @@ impl HermiteSegment {
     /// Positions at every `ts[i]` (each clamped to `[0, 1]`) into `out[i]`; writes
     /// `min(ts.len(), out.len())` points.
     ///
-    /// The batch path behind `wf_hermite_segment_sample`: the cubic is expanded once into
-    /// per-component power-basis coefficients about `t = 0` and about `t = 1`
-    /// (`H(1 + s) = p1 + m1·s + c1·s² + d·s³`), each lane uses the expansion nearer to its `t`
-    /// (so `|x| ≤ ½`, the ends are exact and rounding stays within a few ulps of
-    /// [`position`](Self::position)), and blocks of values are processed at once as x/y/z
-    /// lane arrays, which the compiler turns into SIMD code (8 at a time). No allocation.
+    /// The batch path behind `wf_hermite_segment_sample`: blocks of 8 parameters are processed
+    /// as 4-wide SIMD lanes — the four basis weights once per parameter, shared by x, y and z,
+    /// then one weighted sum per component, then an interleaved store. The operations are
+    /// those of [`position`](Self::position) in the same order, so the results are
+    /// bit-identical to it (ends exact). No allocation.
     pub fn sample(&self, ts: &[f32], out: &mut [Vec3]) {
-        let c = PowerCoeffs::position(self);
-        batch(&c, ts, out);
+        let k = [self.p0, self.m0, self.p1, self.m1];
+        batch(k, position_weights, |t| self.position(t), ts, out);
     }
 
     /// First derivatives at every `ts[i]` (clamped to `[0, 1]`) into `out[i]`, like
     /// [`sample`](Self::sample) (same method, applied to `H'`).
     pub fn sample_derivatives(&self, ts: &[f32], out: &mut [Vec3]) {
-        let c = PowerCoeffs::derivative(self);
-        batch(&c, ts, out);
+        // The fourth weight is zero: `0·0` adds +0, which leaves every sum unchanged.
+        let k = [self.p0 - self.p1, self.m0, self.m1, Vec3::ZERO];
+        batch(k, derivative_weights, |t| self.derivative(t), ts, out);
     }
 
     /// The same curve as cubic Bézier control points `[b0, b1, b2, b3]`
@@ -91,89 +91,118 @@ impl HermiteSegment {
 /// How many parameters the batch path processes per step.
 const BATCH: usize = 8;
 
-/// A cubic per component, twice: `k0 + k1·x + k2·x² + k3·x³` with `x = t` (`lo`) and with
-/// `x = t − 1` (`hi`). Index `[component][power]`.
-struct PowerCoeffs {
-    lo: [[f32; 4]; 3],
-    hi: [[f32; 4]; 3],
-}
-
-impl PowerCoeffs {
-    fn from_vecs(lo: [Vec3; 4], hi: [Vec3; 4]) -> Self {
-        let split = |v: [Vec3; 4]| [v.map(|c| c.x), v.map(|c| c.y), v.map(|c| c.z)];
-        Self {
-            lo: split(lo),
-            hi: split(hi),
-        }
-    }
-
-    /// `H(t) = p0 + m0·t + c·t² + d·t³` with `c = 3(p1 − p0) − 2m0 − m1` and
-    /// `d = 2(p0 − p1) + m0 + m1`; about `t = 1`, `H(1 + s) = p1 + m1·s + c1·s² + d·s³` with
-    /// `c1 = H''(1)/2 = c + 3d = 3(p0 − p1) + m0 + 2m1`.
-    fn position(h: &HermiteSegment) -> Self {
-        let dp = h.p1 - h.p0;
-        let c0 = 3.0 * dp - 2.0 * h.m0 - h.m1;
-        let c1 = -3.0 * dp + h.m0 + 2.0 * h.m1;
-        let d = -2.0 * dp + h.m0 + h.m1;
-        Self::from_vecs([h.p0, h.m0, c0, d], [h.p1, h.m1, c1, d])
-    }
-
-    /// `H'(t) = m0 + 2c·t + 3d·t²`, about `t = 1`: `m1 + 2c1·s + 3d·s²`.
-    fn derivative(h: &HermiteSegment) -> Self {
-        let p = Self::position(h);
-        let der = |k: [f32; 4]| [k[1], 2.0 * k[2], 3.0 * k[3], 0.0];
-        Self {
-            lo: p.lo.map(der),
-            hi: p.hi.map(der),
-        }
-    }
-}
-
-/// Evaluates the cubic of one lane: Horner in the nearer expansion.
+/// The four weights of a segment's end points and end velocities at `t` (4 lanes at once),
+/// with the same operations as [`HermiteSegment::position`] (so the results are bit-identical).
 #[inline(always)]
-fn lane(c: &PowerCoeffs, t: f32) -> [f32; 3] {
-    let t = t.max(0.0).min(1.0);
-    let hi = t > 0.5;
-    let x = if hi { t - 1.0 } else { t };
-    let mut r = [0.0f32; 3];
-    for (k, r) in r.iter_mut().enumerate() {
-        let q = if hi { c.hi[k] } else { c.lo[k] };
-        *r = ((q[3] * x + q[2]) * x + q[1]) * x + q[0];
-    }
-    r
+fn position_weights(t: Vec4) -> [Vec4; 4] {
+    let t = t.clamp(Vec4::ZERO, Vec4::ONE);
+    let s = Vec4::ONE - t;
+    let h00 = (Vec4::ONE + 2.0 * t) * s * s;
+    let h10 = t * s * s;
+    let h01 = t * t * (Vec4::splat(3.0) - 2.0 * t);
+    let h11 = t * t * (t - Vec4::ONE);
+    [h00, h10, h01, h11]
 }
 
-/// Chunks of [`BATCH`] parameters into x/y/z lane arrays, then an interleaved store.
-fn batch(c: &PowerCoeffs, ts: &[f32], out: &mut [Vec3]) {
+/// The weights of `p0 − p1`, `m0`, `m1` in [`HermiteSegment::derivative`] (last one unused).
+#[inline(always)]
+fn derivative_weights(t: Vec4) -> [Vec4; 4] {
+    let t = t.clamp(Vec4::ZERO, Vec4::ONE);
+    let d00 = 6.0 * t * (t - Vec4::ONE);
+    let d10 = (3.0 * t - Vec4::ONE) * (t - Vec4::ONE);
+    let d11 = t * (3.0 * t - Vec4::splat(2.0));
+    [d00, d10, d11, Vec4::ZERO]
+}
+
+/// Stores four points given as x/y/z lane vectors into `out[..4]` (interleaved xyz).
+#[inline(always)]
+fn store4(v: [Vec4; 3], out: &mut [Vec3]) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::{
+            __m128, _mm_shuffle_ps, _mm_storeu_ps, _mm_unpackhi_ps, _mm_unpacklo_ps,
+        };
+        let (x, y, z): (__m128, __m128, __m128) = (v[0].into(), v[1].into(), v[2].into());
+        let out = &mut out[..4];
+        let p = out.as_mut_ptr() as *mut f32;
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the intrinsics are available. `out`
+        // holds 4 Vec3 = 12 contiguous f32 (Vec3 is repr(C) {x, y, z}); the three unaligned
+        // 4-float stores cover exactly floats 0..12 of it.
+        unsafe {
+            let xy_lo = _mm_unpacklo_ps(x, y); // x0 y0 x1 y1
+            let xy_hi = _mm_unpackhi_ps(x, y); // x2 y2 x3 y3
+            let zx = _mm_shuffle_ps::<0b01_01_00_00>(z, x); // z0 z0 x1 x1
+            let out0 = _mm_shuffle_ps::<0b10_00_01_00>(xy_lo, zx); // x0 y0 z0 x1
+            let yz = _mm_shuffle_ps::<0b01_01_01_01>(y, z); // y1 y1 z1 z1
+            let out1 = _mm_shuffle_ps::<0b01_00_10_00>(yz, xy_hi); // y1 z1 x2 y2
+            let zz = _mm_shuffle_ps::<0b11_10_10_10>(z, xy_hi); // z2 z2 x3 y3
+            let yz3 = _mm_shuffle_ps::<0b11_11_11_11>(xy_hi, z); // y3 y3 z3 z3
+            let out2 = _mm_shuffle_ps::<0b10_00_10_00>(zz, yz3); // z2 x3 y3 z3
+            _mm_storeu_ps(p, out0);
+            _mm_storeu_ps(p.add(4), out1);
+            _mm_storeu_ps(p.add(8), out2);
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let [x, y, z] = v.map(|c| c.to_array());
+        for (j, o) in out[..4].iter_mut().enumerate() {
+            *o = Vec3::new(x[j], y[j], z[j]);
+        }
+    }
+}
+
+/// Chunks of [`BATCH`] parameters: the basis weights are computed once per parameter, four
+/// lanes per [`Vec4`] (an SSE/NEON register where available) and shared by x, y and z; each
+/// component is then `Σ wᵢ·kᵢ` with the vectors `k` (terms added in the scalar code's order),
+/// and an interleaved store writes the points.
+#[inline(never)]
+fn batch(
+    k: [Vec3; 4],
+    weights: impl Fn(Vec4) -> [Vec4; 4],
+    scalar: impl Fn(f32) -> Vec3,
+    ts: &[f32],
+    out: &mut [Vec3],
+) {
     let n = ts.len().min(out.len());
     let (ts, out) = (&ts[..n], &mut out[..n]);
+    let kx = k.map(|v| Vec4::splat(v.x));
+    let ky = k.map(|v| Vec4::splat(v.y));
+    let kz = k.map(|v| Vec4::splat(v.z));
+    let whole = n / BATCH * BATCH;
+    let (t_wide, t_rest) = ts.split_at(whole);
+    let (o_wide, o_rest) = out.split_at_mut(whole);
+    wide(&kx, &ky, &kz, &weights, t_wide, o_wide);
+    for (o, &t) in o_rest.iter_mut().zip(t_rest) {
+        *o = scalar(t);
+    }
+}
+
+/// The chunked loop of [`batch`] over whole chunks of [`BATCH`].
+#[inline(always)]
+fn wide(
+    kx: &[Vec4; 4],
+    ky: &[Vec4; 4],
+    kz: &[Vec4; 4],
+    weights: &impl Fn(Vec4) -> [Vec4; 4],
+    ts: &[f32],
+    out: &mut [Vec3],
+) {
+    let eval = |t: Vec4| -> [Vec4; 3] {
+        let w = weights(t);
+        let dot = |c: &[Vec4; 4]| w[0] * c[0] + w[1] * c[1] + w[2] * c[2] + w[3] * c[3];
+        [dot(kx), dot(ky), dot(kz)]
+    };
     let mut t_chunks = ts.chunks_exact(BATCH);
     let mut o_chunks = out.chunks_exact_mut(BATCH);
     for (tc, oc) in (&mut t_chunks).zip(&mut o_chunks) {
-        let mut xs = [0.0f32; BATCH];
-        let mut ys = [0.0f32; BATCH];
-        let mut zs = [0.0f32; BATCH];
-        for j in 0..BATCH {
-            let t = tc[j].max(0.0).min(1.0);
-            let hi = t > 0.5;
-            let x = if hi { t - 1.0 } else { t };
-            let sel = |k: usize, p: usize| if hi { c.hi[k][p] } else { c.lo[k][p] };
-            xs[j] = ((sel(0, 3) * x + sel(0, 2)) * x + sel(0, 1)) * x + sel(0, 0);
-            ys[j] = ((sel(1, 3) * x + sel(1, 2)) * x + sel(1, 1)) * x + sel(1, 0);
-            zs[j] = ((sel(2, 3) * x + sel(2, 2)) * x + sel(2, 1)) * x + sel(2, 0);
-        }
-        for j in 0..BATCH {
-            oc[j] = Vec3::new(xs[j], ys[j], zs[j]);
-        }
+        let a = eval(Vec4::from_slice(&tc[..4]));
+        let b = eval(Vec4::from_slice(&tc[4..]));
+        let (o1, o2) = oc.split_at_mut(4);
+        store4(a, o1);
+        store4(b, o2);
     }
-    for (o, &t) in o_chunks
-        .into_remainder()
-        .iter_mut()
-        .zip(t_chunks.remainder())
-    {
-        let [x, y, z] = lane(c, t);
-        *o = Vec3::new(x, y, z);
-    }
+    debug_assert!(t_chunks.remainder().is_empty() && o_chunks.into_remainder().is_empty());
 }
 
 #[cfg(test)]
@@ -194,5 +223,29 @@ mod tests {
         assert_eq!(h.derivative(1.0), h.m1);
         assert_eq!(h.position(-3.0), h.p0);
         assert_eq!(h.position(9.0), h.p1);
+    }
+
+    #[test]
+    fn batch_equals_scalar() {
+        let h = HermiteSegment::new(
+            Vec3::new(1.0, 2.0, 3.0),
+            Vec3::new(-4.0, 5.0, 0.5),
+            Vec3::new(0.0, 0.0, 7.0),
+            Vec3::new(3.0, -1.0, 2.0),
+        );
+        // 1003 values: chunks of 8 plus a remainder, and out-of-range values that clamp.
+        let ts: Vec<f32> = (0..1003).map(|i| i as f32 / 1000.0 - 0.001).collect();
+        let mut pos = vec![Vec3::ZERO; ts.len()];
+        let mut der = vec![Vec3::ZERO; ts.len()];
+        h.sample(&ts, &mut pos);
+        h.sample_derivatives(&ts, &mut der);
+        for (i, &t) in ts.iter().enumerate() {
+            assert_eq!(pos[i], h.position(t), "t {t}");
+            assert_eq!(der[i], h.derivative(t), "t {t}");
+        }
+        assert_eq!(pos[1], h.p0);
+        assert_eq!(pos[1001], h.p1);
+        assert_eq!(der[1], h.m0);
+        assert_eq!(der[1001], h.m1);
     }
 }
