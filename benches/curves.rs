@@ -39,17 +39,13 @@ fn hermite_batch(c: &mut Criterion) {
 
 /// Fast path and scalar loop on `n` parameters evenly spread over [0, 1].
 fn hermite_group(c: &mut Criterion, seg: &HermiteSegment, name: &str, n: usize) {
-    const_n(c, seg, name, n);
-}
-
-fn const_n(c: &mut Criterion, seg: &HermiteSegment, name: &str, N: usize) {
-    let ts: Vec<f32> = (0..N).map(|i| i as f32 / (N - 1) as f32).collect();
-    let mut out = vec![Vec3::ZERO; N];
+    let ts: Vec<f32> = (0..n).map(|i| i as f32 / (n - 1) as f32).collect();
+    let mut out = vec![Vec3::ZERO; n];
     let mut g = c.benchmark_group(name);
     g.sample_size(10)
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(3))
-        .throughput(Throughput::Elements(N as u64));
+        .throughput(Throughput::Elements(n as u64));
     g.bench_function("batch", |b| {
         b.iter(|| seg.sample(black_box(&ts), black_box(&mut out)))
     });
