@@ -87,7 +87,9 @@ fn bezier(c: &mut Criterion) {
     g.finish();
 }
 
-/// A Hermite spline of `n` segments with uneven handles (random knots and tangents).
+/// A Hermite spline of `n` segments with uneven handles: each tangent is the local chord
+/// direction scaled by 0.3..3× the chord length, plus a sideways component of up to 1× (no
+/// cusps: a game path, not a scribble).
 fn spline(n: usize) -> CubicSpline {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     let mut pts = Vec::with_capacity(n + 1);
@@ -96,7 +98,13 @@ fn spline(n: usize) -> CubicSpline {
         pts.push(p);
         p += Vec3::new(2.0, 0.0, 0.0) + rng.vec(3.0);
     }
-    let tan: Vec<Vec3> = (0..=n).map(|_| rng.vec(12.0)).collect();
+    let tan: Vec<Vec3> = (0..=n)
+        .map(|i| {
+            let chord = pts[(i + 1).min(n)] - pts[i.saturating_sub(1)];
+            let len = chord.length() / 2.0;
+            chord.normalize() * len * (0.3 + 2.7 * rng.next()) + rng.vec(2.0 * len)
+        })
+        .collect();
     CubicSpline::hermite(&pts, &tan).unwrap()
 }
 
