@@ -23,6 +23,7 @@ fn speed(cps: &[DVec3], t: f64) -> f64 {
 
 /// Adaptive Simpson of the speed over `[a, b]` in f64 to an absolute tolerance.
 fn simpson(cps: &[DVec3], a: f64, b: f64, tol: f64) -> f64 {
+    #[allow(clippy::too_many_arguments)] // the textbook recursion's state, kept explicit
     fn rec(
         cps: &[DVec3],
         a: f64,
@@ -119,8 +120,8 @@ fn total_length_relative_error_below_1e6() {
         let rel = (table.total_length_f64() - reference).abs() / reference;
         worst = worst.max(rel);
         assert!(rel <= 1e-6, "relative error {rel}");
-        for s in 0..c.segment_count() {
-            let r = simpson(&ps[s], 0.0, 1.0, 1e-13);
+        for (s, p) in ps.iter().enumerate() {
+            let r = simpson(p, 0.0, 1.0, 1e-13);
             assert!((table.segment_length(s) - r).abs() <= 1e-6 * r);
         }
     }
