@@ -88,7 +88,7 @@ fn bezier(c: &mut Criterion) {
 }
 
 /// A Hermite spline of `n` segments with uneven handles: each tangent is the local chord
-/// direction scaled by 0.3..3× the chord length, plus a sideways component of up to 1× (no
+/// direction scaled by 0.5..3× the half chord, plus a sideways component of up to ±¼ (no
 /// cusps: a game path, not a scribble).
 fn spline(n: usize) -> CubicSpline {
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
@@ -102,7 +102,7 @@ fn spline(n: usize) -> CubicSpline {
         .map(|i| {
             let chord = pts[(i + 1).min(n)] - pts[i.saturating_sub(1)];
             let len = chord.length() / 2.0;
-            chord.normalize() * len * (0.3 + 2.7 * rng.next()) + rng.vec(2.0 * len)
+            chord.normalize() * len * (0.5 + 2.5 * rng.next()) + rng.vec(0.5 * len)
         })
         .collect();
     CubicSpline::hermite(&pts, &tan).unwrap()
