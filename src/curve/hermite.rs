@@ -59,13 +59,21 @@ impl HermiteSegment {
     /// `min(ts.len(), out.len())` points.
     ///
     /// The batch path behind `wf_hermite_segment_sample`: blocks of 8 parameters are processed
-    /// as 4-wide SIMD lanes — the four basis weights once per parameter, shared by x, y and z,
-    /// then one weighted sum per component, then an interleaved store. The operations are
-    /// those of [`position`](Self::position) in the same order, so the results are
-    /// bit-identical to it (ends exact). No allocation.
+    /// in SIMD lanes (8-wide AVX when the CPU has it, detected at run time; 4-wide SSE/NEON
+    /// through [`Vec4`] otherwise) — the four basis weights once per parameter, shared by x, y
+    /// and z, then one weighted sum per component, then an interleaved store by shuffles. The
+    /// operations are those of [`position`](Self::position) in the same order (no FMA), so
+    /// the results are bit-identical to it (ends exact). No allocation.
     pub fn sample(&self, ts: &[f32], out: &mut [Vec3]) {
         let k = [self.p0, self.m0, self.p1, self.m1];
-        batch(k, position_weights, |t| self.position(t), ts, out);
+        batch(
+            k,
+            position_weights,
+            Basis::Position,
+            |t| self.position(t),
+            ts,
+            out,
+        );
     }
 
     /// First derivatives at every `ts[i]` (clamped to `[0, 1]`) into `out[i]`, like
@@ -73,7 +81,14 @@ impl HermiteSegment {
     pub fn sample_derivatives(&self, ts: &[f32], out: &mut [Vec3]) {
         // The fourth weight is zero: `0·0` adds +0, which leaves every sum unchanged.
         let k = [self.p0 - self.p1, self.m0, self.m1, Vec3::ZERO];
-        batch(k, derivative_weights, |t| self.derivative(t), ts, out);
+        batch(
+            k,
+            derivative_weights,
+            Basis::Derivative,
+            |t| self.derivative(t),
+            ts,
+            out,
+        );
     }
 
     /// The same curve as cubic Bézier control points `[b0, b1, b2, b3]`
@@ -160,6 +175,7 @@ fn store4(v: [Vec4; 3], out: &mut [Vec3]) {
 fn batch(
     k: [Vec3; 4],
     weights: impl Fn(Vec4) -> [Vec4; 4],
+    basis: Basis,
     scalar: impl Fn(f32) -> Vec3,
     ts: &[f32],
     out: &mut [Vec3],
@@ -172,9 +188,87 @@ fn batch(
     let whole = n / BATCH * BATCH;
     let (t_wide, t_rest) = ts.split_at(whole);
     let (o_wide, o_rest) = out.split_at_mut(whole);
-    wide(&kx, &ky, &kz, &weights, t_wide, o_wide);
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx") {
+        // SAFETY: the CPU supports AVX (checked just above); both slices hold `whole`, a
+        // multiple of BATCH, elements.
+        unsafe { wide_avx(&k, basis, t_wide, o_wide) };
+    } else {
+        wide(&kx, &ky, &kz, &weights, t_wide, o_wide);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = basis;
+        wide(&kx, &ky, &kz, &weights, t_wide, o_wide);
+    }
     for (o, &t) in o_rest.iter_mut().zip(t_rest) {
         *o = scalar(t);
+    }
+}
+
+/// Which basis the batch path evaluates.
+#[derive(Clone, Copy)]
+enum Basis {
+    Position,
+    Derivative,
+}
+
+/// The chunked loop in 8-wide AVX registers: the same operations in the same order as
+/// [`HermiteSegment::position`] / [`HermiteSegment::derivative`] (no FMA), so the results are
+/// bit-identical; each half of the 8 results is stored by [`store4`].
+///
+/// # Safety
+/// The CPU must support AVX; `ts.len()` and `out.len()` must be equal multiples of [`BATCH`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx")]
+unsafe fn wide_avx(k: &[Vec3; 4], basis: Basis, ts: &[f32], out: &mut [Vec3]) {
+    use core::arch::x86_64::*;
+    let one = _mm256_set1_ps(1.0);
+    let two = _mm256_set1_ps(2.0);
+    let three = _mm256_set1_ps(3.0);
+    let six = _mm256_set1_ps(6.0);
+    let zero = _mm256_setzero_ps();
+    let kc = |c: usize| k.map(|v| _mm256_set1_ps(v.to_array()[c]));
+    let (kx, ky, kz) = (kc(0), kc(1), kc(2));
+    for (tc, oc) in ts.chunks_exact(BATCH).zip(out.chunks_exact_mut(BATCH)) {
+        // SAFETY: `tc` holds BATCH = 8 floats.
+        let t = unsafe { _mm256_loadu_ps(tc.as_ptr()) };
+        let t = _mm256_min_ps(_mm256_max_ps(t, zero), one);
+        let tm1 = _mm256_sub_ps(t, one);
+        let w = match basis {
+            Basis::Position => {
+                let s = _mm256_sub_ps(one, t);
+                let tt = _mm256_mul_ps(t, t);
+                let h00 = _mm256_mul_ps(
+                    _mm256_mul_ps(_mm256_add_ps(one, _mm256_mul_ps(two, t)), s),
+                    s,
+                );
+                let h10 = _mm256_mul_ps(_mm256_mul_ps(t, s), s);
+                let h01 = _mm256_mul_ps(tt, _mm256_sub_ps(three, _mm256_mul_ps(two, t)));
+                let h11 = _mm256_mul_ps(tt, tm1);
+                [h00, h10, h01, h11]
+            }
+            Basis::Derivative => {
+                let d00 = _mm256_mul_ps(_mm256_mul_ps(six, t), tm1);
+                let d10 = _mm256_mul_ps(_mm256_sub_ps(_mm256_mul_ps(three, t), one), tm1);
+                let d11 = _mm256_mul_ps(t, _mm256_sub_ps(_mm256_mul_ps(three, t), two));
+                [d00, d10, d11, zero]
+            }
+        };
+        let dot = |c: &[__m256; 4]| {
+            let mut acc = _mm256_add_ps(_mm256_mul_ps(w[0], c[0]), _mm256_mul_ps(w[1], c[1]));
+            acc = _mm256_add_ps(acc, _mm256_mul_ps(w[2], c[2]));
+            if let Basis::Position = basis {
+                acc = _mm256_add_ps(acc, _mm256_mul_ps(w[3], c[3]));
+            }
+            acc
+        };
+        let r = [dot(&kx), dot(&ky), dot(&kz)];
+        let lo = r.map(|v| Vec4::from(_mm256_castps256_ps128(v)));
+        let hi = r.map(|v| Vec4::from(_mm256_extractf128_ps::<1>(v)));
+        let (o1, o2) = oc.split_at_mut(4);
+        store4(lo, o1);
+        store4(hi, o2);
     }
 }
 
@@ -243,6 +337,31 @@ mod tests {
             assert_eq!(pos[i], h.position(t), "t {t}");
             assert_eq!(der[i], h.derivative(t), "t {t}");
         }
+        // The portable 4-wide path (used where AVX is missing) gives the same results.
+        let k = [h.p0, h.m0, h.p1, h.m1];
+        let splat = |c: usize| k.map(|v| Vec4::splat(v.to_array()[c]));
+        let whole = ts.len() / BATCH * BATCH;
+        let mut portable = vec![Vec3::ZERO; whole];
+        wide(
+            &splat(0),
+            &splat(1),
+            &splat(2),
+            &position_weights,
+            &ts[..whole],
+            &mut portable,
+        );
+        assert_eq!(&portable[..], &pos[..whole]);
+        let k = [h.p0 - h.p1, h.m0, h.m1, Vec3::ZERO];
+        let splat = |c: usize| k.map(|v| Vec4::splat(v.to_array()[c]));
+        wide(
+            &splat(0),
+            &splat(1),
+            &splat(2),
+            &derivative_weights,
+            &ts[..whole],
+            &mut portable,
+        );
+        assert_eq!(&portable[..], &der[..whole]);
         assert_eq!(pos[1], h.p0);
         assert_eq!(pos[1001], h.p1);
         assert_eq!(der[1], h.m0);
