@@ -1,5 +1,6 @@
-//! Curves: cubic Hermite splines, Catmull-Rom, polylines and Bézier curves of any degree, with
-//! arc length and constant-speed sampling.
+//! Curves: cubic Hermite splines, Catmull-Rom, polylines, Bézier curves of any degree and
+//! chains of them, the exact ballistic (bouncing) Bézier chain, with arc length and
+//! constant-speed sampling ([`sample`], [`length`], [`ArcLengthTable`]).
 //!
 //! Every curve is a chain of *segments*; segment `i` is parametrised by a local `t ∈ [0, 1]`.
 //! The [`ParamCurve`] trait is all the arc-length machinery ([`ArcLengthTable`]) needs, so a new
@@ -16,7 +17,7 @@ mod catmull_rom;
 mod cubic;
 mod hermite;
 
-pub use arclength::{ArcLengthTable, CurveParam};
+pub use arclength::{ArcLengthTable, CurveParam, DEFAULT_REL_TOL, MAX_DEPTH, RIPPLE_CHECK};
 pub use ballistic::{BallisticArc, Projectile};
 pub use bezier::{BezierChain, BezierCurve, MAX_BEZIER_DEGREE};
 pub use cubic::CubicSpline;
