@@ -86,7 +86,7 @@ impl Projectile {
     }
 
     /// The `bounces + 1` arcs, lazily (no allocation). Call [`validate`](Self::validate)
-    /// first: invalid parameters give unspecified (but finite-or-not, never panicking) arcs.
+    /// first: invalid parameters give unspecified (possibly non-finite) arcs, never a panic.
     pub fn arcs(&self, bounces: u32) -> impl Iterator<Item = BallisticArc> + '_ {
         let g = self.gravity as f64;
         let ground = self.ground_y as f64;

@@ -63,7 +63,8 @@ impl HermiteSegment {
     /// through [`Vec4`] otherwise) — the four basis weights once per parameter, shared by x, y
     /// and z, then one weighted sum per component, then an interleaved store by shuffles. The
     /// operations are those of [`position`](Self::position) in the same order (no FMA), so
-    /// the results are bit-identical to it (ends exact). No allocation.
+    /// the results are bit-identical to it for every non-NaN `t` (ends exact; a NaN `t` may
+    /// give the start point instead of NaN). No allocation.
     pub fn sample(&self, ts: &[f32], out: &mut [Vec3]) {
         let k = [self.p0, self.m0, self.p1, self.m1];
         batch(
