@@ -46,6 +46,26 @@ typedef int32_t WfStatus;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// How `wf_*_sample` functions spread their samples (passed as `uint32_t`; any other value is
+// `WF_STATUS_INVALID_ARGUMENT`).
+enum WfSpacing
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Evenly in the curve parameter (segment index + local t).
+  WF_SPACING_PARAMETER = 0,
+  // Evenly in arc length: constant speed along the curve.
+  WF_SPACING_ARC_LENGTH = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum WfSpacing WfSpacing;
+#else
+typedef uint32_t WfSpacing;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
 // Wrap mode of a schedule outside its key times (passed as `uint32_t`).
 enum WfWrap
 #if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
@@ -133,7 +153,7 @@ const char *wf_version(void);
 // Samples the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
 // parameters `ts` (clamped to [0, 1]). Writes `count` positions to `out_positions` and, if
 // `out_derivatives` is not NULL, `count` first derivatives to it; both capacities are in
-// points.
+// points. Uses the SIMD batch path (`HermiteSegment::sample`), bit-identical to the scalar one.
 //
 // # Safety
 // Pointers must be NULL or valid for the counts given; outputs must not overlap inputs.
@@ -147,6 +167,152 @@ WfStatus wf_hermite_segment_sample(const float *p0,
                                    size_t out_positions_capacity,
                                    float *out_derivatives,
                                    size_t out_derivatives_capacity);
+
+// Samples the Hermite spline through `points` with velocities `tangents` (one per point,
+// `tangent_count == point_count >= 2`): `sample_count >= 2` points, both ends included,
+// spread by `spacing` (`WF_SPACING_PARAMETER` or `WF_SPACING_ARC_LENGTH`).
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+WfStatus wf_hermite_spline_sample(const float *points,
+                                  size_t point_count,
+                                  const float *tangents,
+                                  size_t tangent_count,
+                                  size_t sample_count,
+                                  uint32_t spacing,
+                                  float *out_positions,
+                                  size_t out_capacity);
+
+// Samples the Catmull-Rom spline through `points` (`>= 2`) with knot exponent `alpha` (0
+// uniform, 0.5 centripetal, 1 chordal) and `tension` (both in [0, 1]): `sample_count >= 2`
+// points, both ends included, spread by `spacing`. Duplicate points are allowed.
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+WfStatus wf_catmull_rom_sample(const float *points,
+                               size_t point_count,
+                               float alpha,
+                               float tension,
+                               size_t sample_count,
+                               uint32_t spacing,
+                               float *out_positions,
+                               size_t out_capacity);
+
+// Samples the polyline through `points` (`>= 2`): `sample_count >= 2` points, both ends
+// included, spread by `spacing` (parameter spacing is even per segment).
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+WfStatus wf_polyline_sample(const float *points,
+                            size_t point_count,
+                            size_t sample_count,
+                            uint32_t spacing,
+                            float *out_positions,
+                            size_t out_capacity);
+
+// Samples the Bézier curve of degree `control_count - 1` (1..=64): `sample_count >= 2`
+// points, both ends included, spread by `spacing`. With `WF_SPACING_PARAMETER` sample `i` is
+// at `t = i / (sample_count - 1)`: unlike the paper's `GetBezierList(points, count)`, which
+// samples `t = i / count` for `i = 1..count` and skips `t = 0`, the start point is included.
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+WfStatus wf_bezier_sample(const float *control_points,
+                          size_t control_count,
+                          size_t sample_count,
+                          uint32_t spacing,
+                          float *out_positions,
+                          size_t out_capacity);
+
+// Evaluates the Bézier curve of degree `control_count - 1` (1..=64) at `count` parameters
+// `ts` (clamped to [0, 1]): positions to `out_positions` and, if `out_derivatives` is not
+// NULL, first derivatives d/dt to it (capacities in points).
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; outputs must not overlap inputs.
+WfStatus wf_bezier_eval(const float *control_points,
+                        size_t control_count,
+                        const float *ts,
+                        size_t count,
+                        float *out_positions,
+                        size_t out_positions_capacity,
+                        float *out_derivatives,
+                        size_t out_derivatives_capacity);
+
+// Samples a chain of Bézier pieces joined end to end. Shared end points are given once:
+// piece `k` has degree `degrees[k]` (1..=64) and `control_count == 1 + sum(degrees)`.
+// Writes `sample_count >= 2` points, both ends included, spread by `spacing` (parameter
+// spacing gives every piece the same share of samples).
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+WfStatus wf_bezier_chain_sample(const float *control_points,
+                                size_t control_count,
+                                const uint32_t *degrees,
+                                size_t piece_count,
+                                size_t sample_count,
+                                uint32_t spacing,
+                                float *out_positions,
+                                size_t out_capacity);
+
+// The exact trajectory of a projectile thrown from `start` with `velocity` under gravity
+// `(0, -gravity, 0)` (`gravity > 0`), bouncing `bounces` times on the plane `y = ground_y`
+// with `restitution` in [0, 1], as a chain of `bounces + 1` quadratic Béziers. Writes
+// `1 + 2 * (bounces + 1)` control points (shared end points once, as
+// `wf_bezier_chain_sample` takes them, every degree 2) and, if `out_count` is not NULL, that
+// number to `*out_count`. `start` must not be below the ground. With `restitution = 0`, or a
+// start on the ground moving down, arcs of zero duration are three copies of one point.
+//
+// # Safety
+// Pointers must be NULL or valid (3 floats for `start` and `velocity`, `out_capacity`
+// points for the output, one `size_t` for `out_count`).
+WfStatus wf_ballistic_bezier(const float *start,
+                             const float *velocity,
+                             float gravity,
+                             float ground_y,
+                             float restitution,
+                             uint32_t bounces,
+                             float *out_control_points,
+                             size_t out_capacity,
+                             size_t *out_count);
+
+// Total arc length of the Hermite spline (as `wf_hermite_spline_sample`) to `*out_length`.
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; `out_length` must be valid.
+WfStatus wf_hermite_spline_length(const float *points,
+                                  size_t point_count,
+                                  const float *tangents,
+                                  size_t tangent_count,
+                                  float *out_length);
+
+// Total arc length of the Catmull-Rom spline (as `wf_catmull_rom_sample`) to `*out_length`.
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; `out_length` must be valid.
+WfStatus wf_catmull_rom_length(const float *points,
+                               size_t point_count,
+                               float alpha,
+                               float tension,
+                               float *out_length);
+
+// Total length of the polyline through `points` (`>= 2`) to `*out_length`.
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; `out_length` must be valid.
+WfStatus wf_polyline_length(const float *points,
+                            size_t point_count,
+                            float *out_length);
+
+// Total arc length of the Bézier chain (as `wf_bezier_chain_sample`) to `*out_length`.
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; `out_length` must be valid.
+WfStatus wf_bezier_chain_length(const float *control_points,
+                                size_t control_count,
+                                const uint32_t *degrees,
+                                size_t piece_count,
+                                float *out_length);
 
 // A path along the polyline through `point_count` (≥ 2) points; consecutive duplicates are
 // skipped, all-equal points give a path of length 0. Writes the new handle to `*out_path`.
