@@ -384,6 +384,8 @@ pub unsafe extern "C" fn wf_bezier_chain_sample(
 /// `wf_bezier_chain_sample` takes them, every degree 2) and, if `out_count` is not NULL, that
 /// number to `*out_count`. `start` must not be below the ground. With `restitution = 0`, or a
 /// start on the ground moving down, arcs of zero duration are three copies of one point.
+/// A trajectory that leaves the float range (a huge velocity, a tiny gravity) is
+/// `WF_STATUS_INVALID_ARGUMENT`.
 ///
 /// # Safety
 /// Pointers must be NULL or valid (3 floats for `start` and `velocity`, `out_capacity`
@@ -417,6 +419,11 @@ pub unsafe extern "C" fn wf_ballistic_bezier(
                 return Err(WfStatus::Misaligned);
             }
             let out = points_out(out_control_points, out_capacity, n)?;
+            // Finite inputs can still throw the projectile past the float range (a huge
+            // velocity, a tiny gravity): check every point before writing any.
+            if !projectile.control_points(bounces).all(|p| p.is_finite()) {
+                return Err(WfStatus::InvalidArgument);
+            }
             for (o, p) in out.iter_mut().zip(projectile.control_points(bounces)) {
                 *o = p;
             }
