@@ -23,7 +23,7 @@ pub enum WfStatus {
     NullPointer = 1,
     /// A count is too small, too large, or overflows when multiplied by 3.
     InvalidCount = 2,
-    /// An input coordinate or parameter is NaN or infinite.
+    /// An input coordinate or parameter is NaN, infinite, or beyond ±[`MAX_MAGNITUDE`].
     NonFinite = 3,
     /// The output buffer's capacity is smaller than what the call writes.
     BufferTooSmall = 4,
@@ -57,7 +57,7 @@ impl WfStatus {
             WfStatus::Ok => "ok\0",
             WfStatus::NullPointer => "null pointer\0",
             WfStatus::InvalidCount => "invalid count: too small, too large or overflowing\0",
-            WfStatus::NonFinite => "input is NaN or infinite\0",
+            WfStatus::NonFinite => "input is NaN, infinite or beyond +-1e15\0",
             WfStatus::BufferTooSmall => "output buffer too small\0",
             WfStatus::InvalidArgument => "argument out of its documented range\0",
             WfStatus::OutOfRange => "index or id out of range\0",
@@ -76,6 +76,19 @@ impl From<CurveError> for WfStatus {
             CurveError::InvalidArgument => WfStatus::InvalidArgument,
         }
     }
+}
+
+/// The largest magnitude of a float input (coordinates, distances, scalars) the C ABI accepts:
+/// `1e15`. Larger finite values are rejected like NaN and ±Inf ([`WfStatus::NonFinite`]):
+/// they are far beyond any usable game coordinate (the f32 spacing there is 1.25e8), and the
+/// products the library forms from them (squared distances, derivatives of degree-64 curves,
+/// speed × time) would overflow f32 and turn into Inf or NaN outputs.
+pub const MAX_MAGNITUDE: f32 = 1.0e15;
+
+/// True when `x` is a usable float input: finite and `|x| ≤ MAX_MAGNITUDE` (false for NaN).
+#[inline]
+pub fn in_domain(x: f32) -> bool {
+    x.abs() <= MAX_MAGNITUDE
 }
 
 /// What the boundary functions return inside [`guard`].
@@ -170,7 +183,7 @@ pub unsafe fn slice_out<'a, T>(
     Ok(unsafe { core::slice::from_raw_parts_mut(ptr, needed) })
 }
 
-/// `count` interleaved xyz points, all finite.
+/// `count` interleaved xyz points, all finite and within ±[`MAX_MAGNITUDE`].
 ///
 /// # Safety
 /// As [`slice_in`], for `count * 3` floats.
@@ -180,13 +193,16 @@ pub unsafe fn points_in<'a>(xyz: *const f32, count: usize) -> FfiResult<&'a [Vec
     // Vec3 is #[repr(C)] { x, y, z: f32 }: 12 bytes, 4-byte aligned, the layout of float[3].
     // SAFETY: forwarded contract.
     let pts = unsafe { slice_in(xyz as *const Vec3, count)? };
-    if !pts.iter().all(|p| p.is_finite()) {
+    if !pts
+        .iter()
+        .all(|p| in_domain(p.x) && in_domain(p.y) && in_domain(p.z))
+    {
         return Err(WfStatus::NonFinite);
     }
     Ok(pts)
 }
 
-/// `count` floats, all finite.
+/// `count` floats, all finite and within ±[`MAX_MAGNITUDE`].
 ///
 /// # Safety
 /// As [`slice_in`].
@@ -194,7 +210,7 @@ pub unsafe fn points_in<'a>(xyz: *const f32, count: usize) -> FfiResult<&'a [Vec
 pub unsafe fn floats_in<'a>(ptr: *const f32, count: usize) -> FfiResult<&'a [f32]> {
     // SAFETY: forwarded contract.
     let v = unsafe { slice_in(ptr, count)? };
-    if !v.iter().all(|x| x.is_finite()) {
+    if !v.iter().all(|&x| in_domain(x)) {
         return Err(WfStatus::NonFinite);
     }
     Ok(v)
@@ -215,10 +231,10 @@ pub unsafe fn points_out<'a>(
     unsafe { slice_out(xyz as *mut Vec3, capacity, needed) }
 }
 
-/// A finite scalar argument.
+/// A finite scalar argument within ±[`MAX_MAGNITUDE`].
 #[inline]
 pub fn finite(x: f32) -> FfiResult<f32> {
-    if x.is_finite() {
+    if in_domain(x) {
         Ok(x)
     } else {
         Err(WfStatus::NonFinite)
