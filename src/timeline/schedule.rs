@@ -35,6 +35,10 @@
 
 use super::TimelineError;
 
+/// The fastest leg a schedule accepts, in distance units per second (average over the leg):
+/// faster legs (keys a subnormal time apart, say) would give infinite or NaN velocities.
+pub const MAX_LEG_SPEED: f64 = 1.0e15;
+
 /// What happens outside `[t₀, t_N]`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u32)]
@@ -171,6 +175,18 @@ pub struct Schedule {
     wrap: Wrap,
 }
 
+/// `(t − t0) mod period` in `[0, period]` (`period` finite and > 0), also when `t − t0`
+/// overflows f64 (world times near ±1.8e308 on opposite sides of `t0`).
+#[inline]
+fn phase(t: f64, t0: f64, period: f64) -> f64 {
+    let d = t - t0;
+    if d.is_finite() {
+        wrap_mod(d, period)
+    } else {
+        wrap_mod(wrap_mod(t, period) - wrap_mod(t0, period), period)
+    }
+}
+
 /// Checks keys against a path of length `path_length` and precomputes the legs.
 pub(crate) fn build_legs(
     keys: &[Key],
@@ -190,6 +206,10 @@ pub(crate) fn build_legs(
         || keys
             .iter()
             .any(|k| k.distance < 0.0 || k.distance > path_length)
+        || keys.windows(2).any(|w| {
+            !((w[1].distance - w[0].distance).abs() <= MAX_LEG_SPEED * (w[1].time - w[0].time))
+        })
+        || !(2.0 * (keys[keys.len() - 1].time - keys[0].time)).is_finite()
     {
         return Err(TimelineError::InvalidKey);
     }
@@ -227,8 +247,9 @@ impl Schedule {
     /// wrap mode, for a path of length `path_length`.
     ///
     /// Errors: fewer than 2 keys or an easing count mismatch ([`TimelineError::BadCount`]),
-    /// NaN/Inf ([`TimelineError::NonFinite`]), times not strictly increasing or a distance
-    /// outside `[0, path_length]` ([`TimelineError::InvalidKey`]).
+    /// NaN/Inf ([`TimelineError::NonFinite`]), times not strictly increasing, a distance
+    /// outside `[0, path_length]`, a leg faster than [`MAX_LEG_SPEED`] or keys spanning more
+    /// than `f64::MAX / 2` seconds ([`TimelineError::InvalidKey`]).
     pub fn new(
         keys: &[Key],
         ease: &[Ease],
@@ -425,9 +446,9 @@ impl KeysView<'_> {
                 }
                 (t, 1.0)
             }
-            Wrap::Loop => (t0 + wrap_mod(t - t0, span), 1.0),
+            Wrap::Loop => (t0 + phase(t, t0, span), 1.0),
             Wrap::PingPong => {
-                let phi = wrap_mod(t - t0, 2.0 * span);
+                let phi = phase(t, t0, 2.0 * span);
                 if phi <= span {
                     (t0 + phi, 1.0)
                 } else {
