@@ -25,7 +25,7 @@ enum WfStatus
   WF_STATUS_NULL_POINTER = 1,
   // A count is too small, too large, or overflows when multiplied by 3.
   WF_STATUS_INVALID_COUNT = 2,
-  // An input coordinate or parameter is NaN or infinite.
+  // An input coordinate or parameter is NaN, infinite, or beyond ±1e15 ([`MAX_MAGNITUDE`]).
   WF_STATUS_NON_FINITE = 3,
   // The output buffer's capacity is smaller than what the call writes.
   WF_STATUS_BUFFER_TOO_SMALL = 4,
@@ -262,6 +262,8 @@ WfStatus wf_bezier_chain_sample(const float *control_points,
 // `wf_bezier_chain_sample` takes them, every degree 2) and, if `out_count` is not NULL, that
 // number to `*out_count`. `start` must not be below the ground. With `restitution = 0`, or a
 // start on the ground moving down, arcs of zero duration are three copies of one point.
+// A trajectory that leaves the float range (a huge velocity, a tiny gravity) is
+// `WF_STATUS_INVALID_ARGUMENT`.
 //
 // # Safety
 // Pointers must be NULL or valid (3 floats for `start` and `velocity`, `out_capacity`

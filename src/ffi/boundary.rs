@@ -23,7 +23,7 @@ pub enum WfStatus {
     NullPointer = 1,
     /// A count is too small, too large, or overflows when multiplied by 3.
     InvalidCount = 2,
-    /// An input coordinate or parameter is NaN, infinite, or beyond ±[`MAX_MAGNITUDE`].
+    /// An input coordinate or parameter is NaN, infinite, or beyond ±1e15 ([`MAX_MAGNITUDE`]).
     NonFinite = 3,
     /// The output buffer's capacity is smaller than what the call writes.
     BufferTooSmall = 4,
