@@ -9,6 +9,9 @@ use wayfarer::ffi::WfStatus;
 /// The f32 bit pattern every output buffer starts with (see `fuzz/src/lib.rs`).
 const SENTINEL: f32 = -7.25e-3;
 
+/// A throw: start, velocity, gravity, ground height, restitution, bounces.
+type Throw = ([f32; 3], [f32; 3], f32, f32, f32, u32);
+
 fn untouched(v: &[f32]) -> bool {
     v.iter().all(|x| x.to_bits() == SENTINEL.to_bits())
 }
@@ -19,7 +22,7 @@ fn untouched(v: &[f32]) -> bool {
 /// written.
 #[test]
 fn ballistic_trajectory_beyond_the_float_range_is_rejected_untouched() {
-    let cases: [([f32; 3], [f32; 3], f32, f32, f32, u32); 3] = [
+    let cases: [Throw; 3] = [
         // Found by the fuzzer: velocity.z = −f32::MAX.
         (
             [-930.0, -931.6875, -931.6875],

@@ -207,7 +207,7 @@ pub(crate) fn build_legs(
             .iter()
             .any(|k| k.distance < 0.0 || k.distance > path_length)
         || keys.windows(2).any(|w| {
-            !((w[1].distance - w[0].distance).abs() <= MAX_LEG_SPEED * (w[1].time - w[0].time))
+            (w[1].distance - w[0].distance).abs() > MAX_LEG_SPEED * (w[1].time - w[0].time)
         })
         || !(2.0 * (keys[keys.len() - 1].time - keys[0].time)).is_finite()
     {
