@@ -155,7 +155,8 @@ fuzz_target!(|data: &[u8]| {
     for _ in 0..32 {
         match inp.byte() % 8 {
             0..=3 => {
-                let (what, s) = mutate(&mut inp, &[c], &mut m);
+                // SAFETY: c is live and used by this thread only.
+                let (what, s) = unsafe { mutate(&mut inp, &[c], &mut m) };
                 if what == "wf_crowd_add_agent" && s == WfStatus::InvalidCount {
                     assert!(
                         m.agents.len() >= cap,
@@ -176,7 +177,8 @@ fuzz_target!(|data: &[u8]| {
                 if s == WfStatus::Ok {
                     assert!(usable(dt) && dt >= 0.0, "wf_crowd_step: OK for dt {dt}");
                 }
-                read_all(c, &m.agents);
+                // SAFETY: c is live.
+                unsafe { read_all(c, &m.agents) };
             }
             5 => read_agents(&mut inp, c, &m),
             6 => read_hits(&mut inp, c, &m),

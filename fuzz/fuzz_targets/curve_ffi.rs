@@ -371,7 +371,7 @@ fn one_call(inp: &mut Input) {
                 let bad = b0
                     || b1
                     || !gravity.is_finite()
-                    || !(gravity > 0.0)
+                    || gravity <= 0.0
                     || !ground.is_finite()
                     || !(0.0..=1.0).contains(&restitution);
                 assert!(!bad, "{what}: OK despite invalid input");

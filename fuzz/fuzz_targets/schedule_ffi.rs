@@ -318,7 +318,7 @@ fn one_op(inp: &mut Input, sets: &mut Vec<Set>) {
                 let set = &mut sets[si.expect("OK with a NULL set")];
                 let bad = n < 2
                     || ts.iter().any(|t| !t.is_finite())
-                    || ts.windows(2).any(|w| !(w[1] > w[0]))
+                    || ts.windows(2).any(|w| w[1] <= w[0])
                     || ds.iter().any(|&d| !usable(d))
                     || wrap > 2
                     || path_index as usize >= set.path_lengths.len()
@@ -370,7 +370,7 @@ fn one_op(inp: &mut Input, sets: &mut Vec<Set>) {
                 let set = &mut sets[si.expect("OK with a NULL set")];
                 let bad = !t0.is_finite()
                     || !t1.is_finite()
-                    || !(t1 > t0)
+                    || t1 <= t0
                     || wrap > 2
                     || path_index as usize >= set.path_lengths.len();
                 assert!(!bad, "{what}: OK despite invalid input");

@@ -318,7 +318,7 @@ impl<T: Elem> InBuf<T> {
     /// xyz points, 1 for scalars).
     pub fn new(data: &[T], per: usize, mode: Mode) -> Self {
         let size = core::mem::size_of::<T>();
-        let mut store = Store::new(data.len() * size, mode == Mode::Misaligned);
+        let mut store = Store::new(core::mem::size_of_val(data), mode == Mode::Misaligned);
         let p = store.ptr();
         for (i, v) in data.iter().enumerate() {
             // SAFETY: the store has room for data.len() elements after its offset;
@@ -838,7 +838,10 @@ pub mod crowd {
     /// Applies one mutating call to every crowd in `crowds` (same arguments), checks that all
     /// return the same status and that failures leave out-values untouched, and updates the
     /// model. Returns the call's name and status.
-    pub fn mutate(
+    ///
+    /// # Safety
+    /// Every crowd must be live and used by no other thread during the call.
+    pub unsafe fn mutate(
         inp: &mut Input,
         crowds: &[*mut WfCrowd],
         m: &mut Model,
@@ -1124,7 +1127,10 @@ pub mod crowd {
 
     /// Everything the read calls report for `ids`, as bits (positions, yaws, states, hit kinds,
     /// hit ids, points, normals), after checking the values are valid.
-    pub fn read_all(c: *const WfCrowd, ids: &[u32]) -> Vec<u32> {
+    ///
+    /// # Safety
+    /// `c` must be a live crowd, not mutated by another thread during the call.
+    pub unsafe fn read_all(c: *const WfCrowd, ids: &[u32]) -> Vec<u32> {
         let n = ids.len();
         let (mut pos, mut yaw, mut st) = (vec![0.0f32; 3 * n], vec![0.0f32; n], vec![0u32; n]);
         // SAFETY: c is live; ids n u32; outputs hold n each.
