@@ -342,6 +342,45 @@ mod timeline {
     }
 }
 
+/// `fuzz/path_ffi` (a timeout): on a path 1.3e-35 long queried from ~1e3 away the nearest
+/// point search could prune nothing (f64 cannot tell squared distances that close apart) and
+/// split 2^44 intervals: `wf_path_nearest` never returned. The pruning tolerance now has a
+/// floor of 1e-9 × the distance.
+#[test]
+fn nearest_on_a_microscopic_path_returns() {
+    use wayfarer::ffi::timeline::*;
+    let start = std::time::Instant::now();
+    let pts = [0.0f32, 0.0, 0.0, 0.0, -9.496_25e-36, -9.477_499e-36];
+    let mut path = core::ptr::null_mut();
+    // SAFETY: pts holds 2 points, degrees 1 piece; path is one out-pointer.
+    let s = unsafe { wf_path_new_bezier_chain(pts.as_ptr(), 2, [1u32].as_ptr(), 1, &mut path) };
+    assert_eq!(s, WfStatus::Ok);
+    let q = [9.4375f32, 0.0, -1907.75, 18.4375, 63.9375, -960.0];
+    let (mut d, mut p) = ([SENTINEL; 2], [SENTINEL; 6]);
+    // SAFETY: q holds 2 points, d 2 floats, p 2 points.
+    let s = unsafe { wf_path_nearest(path, q.as_ptr(), 2, d.as_mut_ptr(), 2, p.as_mut_ptr(), 2) };
+    assert_eq!(s, WfStatus::Ok);
+    assert!(d.iter().chain(&p).all(|x| x.is_finite()));
+    assert!(d.iter().all(|&x| (0.0..=1.4e-35).contains(&x)), "{d:?}");
+    // The same from a point-sized path far away from the origin.
+    let far = [1.0e15f32, 1.0e15, -1.0e15, 1.0e15, 1.0e15, -1.0e15];
+    let mut path2 = core::ptr::null_mut();
+    // SAFETY: far holds 2 points; path2 is one out-pointer.
+    let s = unsafe { wf_path_new_polyline(far.as_ptr(), 2, &mut path2) };
+    assert_eq!(s, WfStatus::Ok);
+    // SAFETY: as above.
+    let s = unsafe { wf_path_nearest(path2, q.as_ptr(), 2, d.as_mut_ptr(), 2, p.as_mut_ptr(), 2) };
+    assert_eq!(s, WfStatus::Ok);
+    assert_eq!(&p[..3], &far[..3]);
+    // Minutes before the fix; microseconds after (a generous bound for a loaded machine).
+    assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+    // SAFETY: both live, freed once.
+    unsafe {
+        wf_path_free(path);
+        wf_path_free(path2);
+    }
+}
+
 mod crowd {
     use super::*;
     use wayfarer::ffi::crowd::*;

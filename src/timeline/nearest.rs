@@ -11,7 +11,8 @@
 //!   `g(t) ≥ g(m) − |g'(m)|·h − K·h²/2`.
 //!
 //! Branch and bound: an interval is split until that lower bound can no longer beat the best
-//! distance found so far by more than `ε = 10⁻⁷ × (size of the path's bounding box)`; the
+//! distance found so far by more than `ε = 10⁻⁷ × (size of the path's bounding box)` (or
+//! 10⁻⁹ × the distance, when that is larger: f64 resolves nothing finer); the
 //! second-order bound keeps O(1) live intervals per level near a minimum. The winner is then
 //! polished by Newton steps on `g'`. All of it runs in f64 on the control points. Result: the
 //! returned distance exceeds the true global minimum by at most `ε` (plus f64 rounding), no
@@ -127,10 +128,13 @@ impl NearestIndex {
     }
 
     /// `true` when a lower bound `lb` of a squared distance cannot beat `best` (squared) by
-    /// more than `eps` in distance.
+    /// more than `eps` in distance, or by more than 1e-9 of the distance itself: below that,
+    /// f64 cannot tell the squared distances apart (a path 1e-35 long seen from 1e3 away), no
+    /// interval would ever be pruned and the search would split 2^44 of them.
     #[inline]
     fn prune(&self, lb: f64, best: f64) -> bool {
-        let r = best.sqrt() - self.eps;
+        let d = best.sqrt();
+        let r = d - self.eps.max(d * 1e-9);
         r <= 0.0 || lb >= r * r
     }
 
