@@ -12,7 +12,7 @@ use wayfarer::ffi::timeline::*;
 use wayfarer::ffi::WfStatus;
 use wf_fuzz::*;
 
-const MAX_QUERIES: usize = 64;
+const MAX_QUERIES: usize = 32;
 
 struct Live {
     handle: *mut WfPath,
@@ -174,7 +174,7 @@ fn one_op(inp: &mut Input, live: &mut Vec<Live>) {
 fuzz_target!(|data: &[u8]| {
     let mut inp = Input::new(data);
     let mut live = Vec::new();
-    for _ in 0..12 {
+    for _ in 0..8 {
         one_op(&mut inp, &mut live);
         if inp.is_empty() {
             break;

@@ -699,7 +699,7 @@ pub mod path {
     use wayfarer::ffi::timeline::*;
 
     /// Largest number of points of a fuzzed path.
-    pub const MAX_POINTS: usize = 24;
+    pub const MAX_POINTS: usize = 16;
 
     /// Calls one of the constructors with fuzzed (mostly valid) input and checks the contract:
     /// no handle on failure (out-pointer untouched), a handle on OK, never OK on invalid input.
@@ -749,7 +749,7 @@ pub mod path {
                 (s, bad, "wf_path_new_catmull_rom")
             }
             _ => {
-                let pieces = inp.upto(4);
+                let pieces = inp.upto(3);
                 let (degs, bd) = degrees_in(inp, pieces);
                 let total: u64 = 1 + degs.iter().map(|&d| d as u64).sum::<u64>();
                 let n = if inp.chance(16) {
