@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every fuzz target for a bounded time (WF_FUZZ_SECONDS, default 15 s each) starting from
+# Runs every fuzz target for a bounded time (WF_FUZZ_SECONDS, default 12 s each) starting from
 # its checked-in seed corpus in fuzz/corpus/<target>/. New inputs go to fuzz/corpus-run/ (not
 # checked in); a crash, panic, leak, timeout or out-of-memory fails the script and leaves the
 # input in fuzz/artifacts/<target>/.
@@ -9,7 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-secs=${WF_FUZZ_SECONDS:-15}
+secs=${WF_FUZZ_SECONDS:-12}
 export RUSTC_BOOTSTRAP=1
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
