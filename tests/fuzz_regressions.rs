@@ -475,4 +475,103 @@ mod crowd {
             wf_crowd_free(c);
         }
     }
+
+    /// `fuzz/crowd_ffi`: an agent more than 2^31 grid cells from the origin (x = −3e9 m with
+    /// 1 m cells, inside the ±1e15 domain) overflowed the grid's `floor` to i32: a panic in
+    /// checked builds (`WF_STATUS_PANIC`), a wrapped cell index otherwise.
+    #[test]
+    fn agents_far_from_the_origin_step_without_overflow() {
+        let mut c = core::ptr::null_mut();
+        // SAFETY: c is one out-pointer.
+        assert_eq!(unsafe { wf_crowd_new(8, &mut c) }, WfStatus::Ok);
+        let spots = [
+            [-3.0e9f32, 0.0, 0.0],
+            [-1.0e15, 0.0, -1.0e15],
+            [1.0e15, 0.0, 1.0e15],
+        ];
+        let mut ids = Vec::new();
+        for p in spots {
+            let mut id = 0u32;
+            // SAFETY: a live crowd; p holds 3 floats.
+            unsafe {
+                assert_eq!(
+                    wf_crowd_add_agent(c, p.as_ptr(), 0.0, 1.0, 0.3, &mut id),
+                    WfStatus::Ok
+                );
+                let t = [p[0] + 10.0, 0.0, p[2]];
+                assert_eq!(wf_crowd_set_target(c, id, t.as_ptr(), 0.1), WfStatus::Ok);
+            }
+            ids.push(id);
+        }
+        let mut pos = [0.0f32; 9];
+        // SAFETY: a live crowd; ids 3 u32, pos 3 points.
+        unsafe {
+            for threads in [1, 4] {
+                assert_eq!(wf_crowd_step(c, 0.1, threads), WfStatus::Ok);
+            }
+            let s = wf_crowd_read_agents(
+                c,
+                ids.as_ptr(),
+                3,
+                pos.as_mut_ptr(),
+                3,
+                core::ptr::null_mut(),
+                0,
+                core::ptr::null_mut(),
+                0,
+            );
+            assert_eq!(s, WfStatus::Ok);
+            wf_crowd_free(c);
+        }
+        assert!(pos.iter().all(|x| x.is_finite()), "{pos:?}");
+    }
+
+    /// Obstacles 2e15 apart (or one wall / box 2e15 long) overflowed the obstacle grid's cell
+    /// count to i32 (a panic) or sized it by area alone: a thin box got 1.25e8 cells and a step
+    /// took minutes. The grids now bound the cell count per axis too.
+    #[test]
+    fn far_apart_and_huge_obstacles_step_quickly() {
+        let start = std::time::Instant::now();
+        for case in 0..4 {
+            let mut c = core::ptr::null_mut();
+            // SAFETY: c is one out-pointer.
+            assert_eq!(unsafe { wf_crowd_new(8, &mut c) }, WfStatus::Ok);
+            let (mut id, mut oid) = (0u32, 0u32);
+            // SAFETY: a live crowd; every point holds 3 floats.
+            unsafe {
+                let s = wf_crowd_add_agent(c, [0.0f32, 0.0, 0.0].as_ptr(), 0.0, 1.0, 0.3, &mut id);
+                assert_eq!(s, WfStatus::Ok);
+                assert_eq!(
+                    wf_crowd_set_target(c, id, [10.0f32, 0.0, 10.0].as_ptr(), 0.1),
+                    WfStatus::Ok
+                );
+                assert_eq!(wf_crowd_set_route_mode(c, id, 2), WfStatus::Ok);
+                let (a, b) = ([-1.0e15f32, 0.0, 0.0], [1.0e15f32, 0.0, 0.0]);
+                let s = match case {
+                    0 => wf_crowd_add_wall(c, a.as_ptr(), b.as_ptr(), &mut oid),
+                    1 => {
+                        wf_crowd_add_circle(c, [-1.0e15f32, 0.0, 3.0].as_ptr(), 1.0, &mut oid);
+                        wf_crowd_add_circle(c, [1.0e15f32, 0.0, 3.0].as_ptr(), 1.0, &mut oid)
+                    }
+                    2 => {
+                        wf_crowd_add_circle(c, [-1.0e15f32, 0.0, -1.0e15].as_ptr(), 1.0, &mut oid);
+                        wf_crowd_add_circle(c, [1.0e15f32, 0.0, 1.0e15].as_ptr(), 1.0, &mut oid)
+                    }
+                    _ => wf_crowd_add_box(
+                        c,
+                        [-1.0e15f32, 0.0, 5.0].as_ptr(),
+                        [1.0e15f32, 1.0, 5.5].as_ptr(),
+                        &mut oid,
+                    ),
+                };
+                assert_eq!(s, WfStatus::Ok, "case {case}");
+                for _ in 0..3 {
+                    assert_eq!(wf_crowd_step(c, 0.1, 2), WfStatus::Ok, "case {case}");
+                }
+                wf_crowd_free(c);
+            }
+        }
+        // Minutes before the fix, milliseconds after (generous for a loaded machine).
+        assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+    }
 }
