@@ -813,10 +813,16 @@ pub mod crowd {
         }
     }
 
-    /// A position near the origin (a 40 m square), sometimes anything.
+    /// Far but legal coordinates (grid cells past i32, the edge of the ±1e15 domain).
+    const FAR: [f32; 6] = [1.0e15, -1.0e15, 3.0e9, -3.0e9, 1.0e7, -2.5e12];
+
+    /// A position near the origin (a 40 m square), sometimes far away, sometimes anything.
     pub fn position(inp: &mut Input) -> [f32; 3] {
         if inp.chance(16) {
             [inp.any_f32(), inp.any_f32(), inp.any_f32()]
+        } else if inp.chance(8) {
+            let far = |inp: &mut Input| FAR[inp.upto(FAR.len() - 1)];
+            [far(inp), 0.0, far(inp)]
         } else {
             [
                 inp.byte() as f32 / 6.4 - 20.0,
