@@ -21,10 +21,17 @@ fn read_agents(inp: &mut Input, c: *const WfCrowd, m: &Model) {
     let known = ids.iter().all(|i| m.agents.contains(i));
     let mode = inp.mode();
     let mut ib = if mode == Mode::Null {
-        InBuf::null(n)
+        // NULL ids with a huge count: a status, never an allocation or a read.
+        InBuf::null(if inp.chance(32) {
+            HUGE_COUNTS[inp.upto(5)]
+        } else {
+            n
+        })
     } else {
         InBuf::new(&ids, 1, mode)
     };
+    let n = ib.count;
+    let bad_ids = mode == Mode::Misaligned || (mode == Mode::Null && n > 0);
     let mut pos = OutBuf::<f32>::fuzzed(inp, n, 3, 16);
     let mut yaw = OutBuf::<f32>::fuzzed(inp, n, 1, 16);
     let mut st = OutBuf::<u32>::fuzzed(inp, n, 1, 16);
@@ -49,6 +56,7 @@ fn read_agents(inp: &mut Input, c: *const WfCrowd, m: &Model) {
             known && !c.is_null(),
             "{what}: OK for unknown ids or NULL crowd"
         );
+        assert!(!bad_ids, "{what}: OK with NULL or misaligned ids");
         for b in [&mut pos, &mut yaw] {
             if b.is_null() {
                 b.assert_untouched(what);
