@@ -11,6 +11,8 @@ cd "$(dirname "$0")/.."
 
 secs=${WF_FUZZ_SECONDS:-12}
 export RUSTC_BOOTSTRAP=1
+# See fuzz/lsan.supp: one glibc thread-exit record, never wayfarer's allocations.
+export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
   echo "== installing cargo-fuzz"
