@@ -17,6 +17,17 @@ namespace UnityEngine
             if (!ReferenceEquals(o, null)) o.destroyed = true;
         }
 
+        /// <summary>Only GameObjects can be cloned by the stand-in (a fresh object with the same name).</summary>
+        public static T Instantiate<T>(T original) where T : Object
+        {
+            var go = original as GameObject;
+            if (go == null) throw new NotSupportedException("the stand-in clones GameObjects only");
+            var copy = new GameObject(go.name + "(Clone)");
+            copy.transform.position = go.transform.position;
+            copy.transform.rotation = go.transform.rotation;
+            return (T)(Object)copy;
+        }
+
         public override string ToString() { return name ?? GetType().Name; }
     }
 
@@ -35,6 +46,20 @@ namespace UnityEngine
         }
 
         public Transform transform { get; private set; }
+
+        /// <summary>A primitive with Unity's collider for its shape (no mesh in the stand-in).</summary>
+        public static GameObject CreatePrimitive(PrimitiveType type)
+        {
+            var go = new GameObject(type.ToString());
+            switch (type)
+            {
+                case PrimitiveType.Sphere: go.AddComponent<SphereCollider>(); break;
+                case PrimitiveType.Capsule: go.AddComponent<CapsuleCollider>(); break;
+                case PrimitiveType.Cylinder: go.AddComponent<CapsuleCollider>(); break;
+                default: go.AddComponent<BoxCollider>(); break;
+            }
+            return go;
+        }
         public bool activeSelf { get; private set; }
         public bool activeInHierarchy { get { return activeSelf && !destroyed; } }
         public void SetActive(bool value) { activeSelf = value; }

@@ -46,3 +46,19 @@ namespace UnityEngine
         public static void DrawWireCube(Vector3 center, Vector3 size) { LinesDrawn += 12; }
     }
 }
+
+namespace UnityEngine
+{
+    /// <summary>Stand-in for UnityEngine.KeyCode (the keys the samples use).</summary>
+    public enum KeyCode { None = 0, Space = 32, F = 102, N = 110, R = 114 }
+
+    /// <summary>Stand-in for UnityEngine.PrimitiveType.</summary>
+    public enum PrimitiveType { Sphere = 0, Capsule = 1, Cylinder = 2, Cube = 3, Plane = 4, Quad = 5 }
+
+    /// <summary>Stand-in for UnityEngine.Input; no keys are ever down.</summary>
+    public static class Input
+    {
+        public static bool GetKey(KeyCode key) { return false; }
+        public static bool GetKeyDown(KeyCode key) { return false; }
+    }
+}
