@@ -3,7 +3,9 @@
 #   bash tests/csharp/bench.sh [seconds-per-measurement]   (default 0.4)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-out=target/csharp
+target_dir="$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
+out="$target_dir/csharp"
+lib="$target_dir/release"
 mkdir -p "$out"
 cargo build --release --lib --quiet
 MCS=(mcs -langversion:7.2 -unsafe -warnaserror -nologo -optimize+)
@@ -18,4 +20,4 @@ fi
 "${MCS[@]}" -target:library -r:"$out/UnityEngine.dll" -out:"$out/Wayfarer.Runtime.dll" "${runtime[@]}"
 "${MCS[@]}" -target:exe -r:"$out/UnityEngine.dll" -r:"$out/Wayfarer.Runtime.dll" -out:"$out/Wayfarer.Bench.exe" tests/csharp/Bench/*.cs
 cd "$out"
-LD_LIBRARY_PATH="$PWD/../release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" mono Wayfarer.Bench.exe "$@"
+LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" mono Wayfarer.Bench.exe "$@"

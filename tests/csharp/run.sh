@@ -7,7 +7,9 @@
 # Set WF_BINDINGS_CS=<file> to compile against another NativeMethods.g.cs (a draft header's).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-out=target/csharp
+target_dir="$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
+out="$target_dir/csharp"
+lib="$target_dir/release"
 mkdir -p "$out"
 
 cargo build --release --lib --quiet
@@ -42,5 +44,5 @@ echo "== mcs: tests"
 echo "== mono: tests"
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
 cd "$out"
-WF_EXPECTED_VERSION="$version" LD_LIBRARY_PATH="$PWD/../release${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+WF_EXPECTED_VERSION="$version" LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
   mono --debug Wayfarer.Tests.exe "$@"
