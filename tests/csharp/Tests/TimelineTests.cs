@@ -132,7 +132,7 @@ namespace Wayfarer.Tests
                 Assert.Equal(NpcState.After, st[clamp], "after");
                 set.Evaluate(113.0, pos, null, null, st);
                 Assert.Near(new Vector3(3, 0, 0), pos[loop], 1e-3, "loop: 3 s into the second lap");
-                Assert.Near(new Vector3(6, 0, 3), pos[ping], 1e-3, "ping-pong: 3 s back from the end");
+                Assert.Near(new Vector3(6, 0, 1), pos[ping], 1e-3, "ping-pong: 3 s back from the end (distance 7)");
                 // Time is a pure function: going back gives the same answer.
                 set.Evaluate(105.0, pos, null, null, null);
                 Assert.Near(new Vector3(5, 0, 0), pos[clamp], 1e-4, "rewind");
@@ -206,7 +206,8 @@ namespace Wayfarer.Tests
                 Assert.Fails(WfStatus.NonFinite, () => set.AddNpc(p, double.NaN, 1.0, Wrap.Clamp), "NaN time");
                 Assert.Fails(WfStatus.InvalidArgument, () => set.AddNpc(p, new[] { 0.0, 0.0 }, new[] { 0f, 1f }, null, Wrap.Clamp), "times not increasing");
                 set.AddNpc(p, 0.0, 1.0, Wrap.Clamp);
-                Assert.Fails(WfStatus.BufferTooSmall, () => set.Evaluate(0.5, new Vector3[0]), "no room");
+                set.AddNpc(p, 0.0, 2.0, Wrap.Clamp);
+                Assert.Fails(WfStatus.BufferTooSmall, () => set.Evaluate(0.5, new Vector3[1]), "room for one of two");
                 set.Dispose();
                 set.Dispose();
                 Assert.Throws<ObjectDisposedException>(() => set.Evaluate(0.5, new Vector3[1]), "use after dispose");

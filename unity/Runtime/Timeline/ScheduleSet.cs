@@ -85,8 +85,9 @@ namespace Wayfarer.Timeline
             }
         }
 
-        /// <summary>Every NPC at world time <paramref name="time"/>. Each output may be null; a
-        /// non-null one must hold at least <see cref="NpcCount"/> elements.</summary>
+        /// <summary>Every NPC at world time <paramref name="time"/>. An output that is null (or empty:
+        /// C# pins an empty array as NULL) is not computed; any other must hold at least
+        /// <see cref="NpcCount"/> elements.</summary>
         public unsafe void Evaluate(double time, Vector3[] positions, Vector3[] forwards = null,
             Vector3[] velocities = null, NpcState[] states = null)
         {
