@@ -163,6 +163,16 @@ namespace Wayfarer.Tests
                 Assert.Near(new Vector3(3, 0, 0), pos[1], 1e-3, "eased leg midpoint (symmetric ease)");
                 set.Evaluate(1.0, pos, null, null, st);
                 Assert.True(pos[1].x < pos[0].x, "ease-in starts slower");
+                // Hinted evaluation over a coherent sweep equals the stateless one.
+                var hints = new uint[set.HintCount];
+                var plain = new Vector3[2];
+                for (double t = -1; t < 14; t += 0.37)
+                {
+                    set.EvaluateHinted(t, hints, pos, null, null, st);
+                    set.Evaluate(t, plain);
+                    Assert.True(pos[0].Equals(plain[0]) && pos[1].Equals(plain[1]), "hinted = stateless at " + t);
+                }
+                Assert.Fails(WfStatus.BufferTooSmall, () => set.EvaluateHinted(1.0, new uint[3], pos), "2 hints per NPC");
                 set.EvaluateTimes(new[] { 3.0, 12.0 }, pos, null, null, st);
                 Assert.Near(new Vector3(3, 0, 0), pos[0], 1e-4, "own time 3 s");
                 Assert.Near(LPath[2], pos[1], 1e-4, "own time 12 s");

@@ -30,6 +30,7 @@ namespace Wayfarer.Components
         Vector3[] _positions = new Vector3[0];
         Vector3[] _forwards = new Vector3[0];
         NpcState[] _states = new NpcState[0];
+        uint[] _hints = new uint[0];
         readonly CrossingBuffer _crossings = new CrossingBuffer(16);
         double _lastEvaluated;
         bool _evaluated;
@@ -122,7 +123,7 @@ namespace Wayfarer.Components
             {
                 return;
             }
-            _set.Evaluate(_now, _positions, _forwards, null, _states);
+            _set.EvaluateHinted(_now, _hints, _positions, _forwards, null, _states);
             for (int i = 0; i < n; i++)
             {
                 _followers[i].Place(_positions[i], _forwards[i], _states[i]);
@@ -171,6 +172,7 @@ namespace Wayfarer.Components
                 _forwards = new Vector3[n];
                 _states = new NpcState[n];
             }
+            _hints = new uint[_set.HintCount];
             _evaluated = false;
         }
 

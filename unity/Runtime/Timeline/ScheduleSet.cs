@@ -104,6 +104,34 @@ namespace Wayfarer.Timeline
             GC.KeepAlive(handle);
         }
 
+        /// <summary>Hint slots <see cref="EvaluateHinted"/> needs: 2 per NPC.</summary>
+        public int HintCount
+        {
+            get { return 2 * NpcCount; }
+        }
+
+        /// <summary>
+        /// <see cref="Evaluate"/> for frame-to-frame coherent times: <paramref name="hints"/> (at least
+        /// <see cref="HintCount"/> entries, start with zeros, any value is safe) is read and updated so
+        /// each NPC's key search starts where it ended last frame. Results are bit-identical.
+        /// </summary>
+        public unsafe void EvaluateHinted(double time, uint[] hints, Vector3[] positions, Vector3[] forwards = null,
+            Vector3[] velocities = null, NpcState[] states = null)
+        {
+            fixed (uint* h = hints)
+            fixed (Vector3* p = positions)
+            fixed (Vector3* f = forwards)
+            fixed (Vector3* v = velocities)
+            fixed (NpcState* s = states)
+            {
+                Wf.Check(NativeMethods.wf_schedule_set_evaluate_hinted(handle.Ptr, time, h, Wf.Size(Wf.Len(hints)),
+                    (float*)p, Wf.Size(Wf.Len(positions)), (float*)f, Wf.Size(Wf.Len(forwards)),
+                    (float*)v, Wf.Size(Wf.Len(velocities)), (uint*)s, Wf.Size(Wf.Len(states))),
+                    "wf_schedule_set_evaluate_hinted");
+            }
+            GC.KeepAlive(handle);
+        }
+
         /// <summary>Every NPC at its own time (<c>times.Length == NpcCount</c>); outputs as in <see cref="Evaluate"/>.</summary>
         public unsafe void EvaluateTimes(double[] times, Vector3[] positions, Vector3[] forwards = null,
             Vector3[] velocities = null, NpcState[] states = null)
