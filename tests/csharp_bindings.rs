@@ -138,10 +138,10 @@ fn parse_header(src: &str) -> Header {
             statement_doc = std::mem::take(&mut doc);
         } else if !doc.is_empty() {
             // Comments inside an enum body document the variant that follows.
-            statement.push_str("\u{1}");
+            statement.push('\u{1}');
             // (commas inside the comment would split the variant list: escaped as \u{3})
             statement.push_str(&doc.join("\u{2}").replace(',', "\u{3}"));
-            statement.push_str("\u{1}");
+            statement.push('\u{1}');
             doc.clear();
         }
         statement.push_str(t);
@@ -158,9 +158,15 @@ fn parse_header(src: &str) -> Header {
         let s = std::mem::take(&mut statement);
         let s = s.trim();
         if is_enum_block(s) {
-            header.enums.push(parse_enum(s, std::mem::take(&mut statement_doc)));
+            header
+                .enums
+                .push(parse_enum(s, std::mem::take(&mut statement_doc)));
         } else if let Some(rest) = s.strip_prefix("typedef struct") {
-            let name = rest.split_whitespace().last().unwrap().trim_end_matches(';');
+            let name = rest
+                .split_whitespace()
+                .last()
+                .unwrap()
+                .trim_end_matches(';');
             header.opaque.push(name.to_string());
         } else if s.starts_with("typedef") {
             // `typedef int32_t WfStatus;` / `typedef enum WfStatus WfStatus;`: C-only aliases.
@@ -300,15 +306,83 @@ fn cs_type(ty: &CType, header: &Header) -> String {
 }
 
 const CS_KEYWORDS: &[&str] = &[
-    "abstract", "as", "base", "bool", "break", "byte", "case", "catch", "char", "checked",
-    "class", "const", "continue", "decimal", "default", "delegate", "do", "double", "else",
-    "enum", "event", "explicit", "extern", "false", "finally", "fixed", "float", "for",
-    "foreach", "goto", "if", "implicit", "in", "int", "interface", "internal", "is", "lock",
-    "long", "namespace", "new", "null", "object", "operator", "out", "override", "params",
-    "private", "protected", "public", "readonly", "ref", "return", "sbyte", "sealed", "short",
-    "sizeof", "stackalloc", "static", "string", "struct", "switch", "this", "throw", "true",
-    "try", "typeof", "uint", "ulong", "unchecked", "unsafe", "ushort", "using", "virtual",
-    "void", "volatile", "while",
+    "abstract",
+    "as",
+    "base",
+    "bool",
+    "break",
+    "byte",
+    "case",
+    "catch",
+    "char",
+    "checked",
+    "class",
+    "const",
+    "continue",
+    "decimal",
+    "default",
+    "delegate",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "event",
+    "explicit",
+    "extern",
+    "false",
+    "finally",
+    "fixed",
+    "float",
+    "for",
+    "foreach",
+    "goto",
+    "if",
+    "implicit",
+    "in",
+    "int",
+    "interface",
+    "internal",
+    "is",
+    "lock",
+    "long",
+    "namespace",
+    "new",
+    "null",
+    "object",
+    "operator",
+    "out",
+    "override",
+    "params",
+    "private",
+    "protected",
+    "public",
+    "readonly",
+    "ref",
+    "return",
+    "sbyte",
+    "sealed",
+    "short",
+    "sizeof",
+    "stackalloc",
+    "static",
+    "string",
+    "struct",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "uint",
+    "ulong",
+    "unchecked",
+    "unsafe",
+    "ushort",
+    "using",
+    "virtual",
+    "void",
+    "volatile",
+    "while",
 ];
 
 fn cs_ident(name: &str) -> String {
@@ -490,7 +564,9 @@ fn every_header_function_is_bound_once() {
                 .filter_map(|(i, _)| {
                     let rest = &l[i..];
                     let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
-                    rest[end..].starts_with('(').then(|| rest[..end].to_string())
+                    rest[end..]
+                        .starts_with('(')
+                        .then(|| rest[..end].to_string())
                 })
                 .collect::<Vec<_>>()
         })
@@ -506,7 +582,9 @@ fn every_header_function_is_bound_once() {
     let rendered = render(&header);
     for f in &header.functions {
         assert_eq!(
-            rendered.matches(&format!("EntryPoint = \"{}\"", f.name)).count(),
+            rendered
+                .matches(&format!("EntryPoint = \"{}\"", f.name))
+                .count(),
             1,
             "{} bound once",
             f.name
@@ -560,7 +638,11 @@ enum WfKind wf_d(const WfThing *thing);
     assert_eq!(header.enums[0].underlying, "uint32_t");
     assert_eq!(header.enums[0].variants[1].1, "7");
     assert_eq!(header.enums[0].variants[0].2, ["First."]);
-    assert_eq!(header.consts.len(), 2, "the include guard is not a constant");
+    assert_eq!(
+        header.consts.len(),
+        2,
+        "the include guard is not a constant"
+    );
     let cs = render(&header);
     for expected in [
         "public static extern WfStatus wf_a(float* points, UIntPtr point_count, IntPtr* out_thing);",
@@ -577,7 +659,10 @@ enum WfKind wf_d(const WfThing *thing);
     ] {
         assert!(cs.contains(expected), "missing `{expected}` in:\n{cs}");
     }
-    assert_eq!(variant_name("WfStatus", "WF_STATUS_NULL_POINTER"), "NullPointer");
+    assert_eq!(
+        variant_name("WfStatus", "WF_STATUS_NULL_POINTER"),
+        "NullPointer"
+    );
     assert_eq!(cs_ident("params"), "@params");
     assert_eq!(cs_const("1.5f"), Some(("float", "1.5f".into())));
     assert_eq!(cs_const("-2"), Some(("int", "-2".into())));

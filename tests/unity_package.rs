@@ -73,7 +73,10 @@ fn guid_of(meta: &str, text: &str) -> String {
         .trim()
         .to_string();
     assert!(
-        guid.len() == 32 && guid.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()),
+        guid.len() == 32
+            && guid
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()),
         "{meta}: guid `{guid}` is not 32 lowercase hex digits"
     );
     assert!(
@@ -138,9 +141,12 @@ fn plugin_importers_target_their_platforms() {
     let root = unity_root();
     for (path, expected) in PLUGINS {
         let meta = root.join(format!("{path}.meta"));
-        let text = std::fs::read_to_string(&meta)
-            .unwrap_or_else(|e| panic!("{}: {e}", meta.display()));
-        assert!(text.contains("\nPluginImporter:\n"), "{path}: not a plugin importer");
+        let text =
+            std::fs::read_to_string(&meta).unwrap_or_else(|e| panic!("{}: {e}", meta.display()));
+        assert!(
+            text.contains("\nPluginImporter:\n"),
+            "{path}: not a plugin importer"
+        );
         let mut enabled = enabled_platforms(&text);
         enabled.sort();
         let mut want: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
@@ -151,8 +157,8 @@ fn plugin_importers_target_their_platforms() {
         assert!(folder.is_dir(), "{} missing", folder.display());
     }
     // The host binary, when built and installed, is gitignored rather than committed.
-    let ignore = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".gitignore"))
-        .unwrap();
+    let ignore =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(".gitignore")).unwrap();
     for ext in ["so", "dll", "dylib", "a"] {
         assert!(
             ignore.contains(&format!("/unity/Plugins/**/*.{ext}")),
@@ -169,7 +175,9 @@ fn package_manifest_and_assembly_definition() {
             .expect("package.json is JSON");
     assert_eq!(manifest["name"], "com.wayfarer.motion");
     assert_eq!(manifest["unity"], "2019.4");
-    assert!(manifest["description"].as_str().is_some_and(|d| d.len() > 40));
+    assert!(manifest["description"]
+        .as_str()
+        .is_some_and(|d| d.len() > 40));
     let version = manifest["version"].as_str().expect("version");
     assert_eq!(
         version,
@@ -186,7 +194,10 @@ fn package_manifest_and_assembly_definition() {
         let has_script = std::fs::read_dir(&dir)
             .unwrap()
             .any(|e| e.unwrap().path().extension().is_some_and(|x| x == "cs"));
-        assert!(has_script && dir.join("README.md").is_file(), "{path}: script and README");
+        assert!(
+            has_script && dir.join("README.md").is_file(),
+            "{path}: script and README"
+        );
     }
 
     let asmdef: serde_json::Value = serde_json::from_str(
@@ -216,6 +227,9 @@ fn scripts_use_the_mono_importer() {
     assert!(scripts.len() > 10);
     for s in scripts {
         let text = std::fs::read_to_string(root.join(format!("{s}.meta"))).unwrap();
-        assert!(text.contains("\nMonoImporter:\n"), "{s}.meta: scripts use MonoImporter");
+        assert!(
+            text.contains("\nMonoImporter:\n"),
+            "{s}.meta: scripts use MonoImporter"
+        );
     }
 }
