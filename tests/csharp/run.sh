@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 target_dir="$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
 out="$target_dir/csharp"
 lib="$target_dir/release"
-mkdir -p "$out"
+mkdir -p "$out/plain"
 
 cargo build --release --lib --quiet
 
@@ -25,11 +25,13 @@ fi
 
 echo "== mcs: UnityEngine stand-in"
 "${MCS[@]}" -target:library -nowarn:1591 -out:"$out/UnityEngine.dll" tests/csharp/UnityStandIn/*.cs
-echo "== mcs: runtime with Unity defines (NativeArray / Unity.Mathematics overloads)"
-"${MCS[@]}" -target:library -define:'UNITY_2019_4_OR_NEWER;UNITY_EDITOR;WAYFARER_MATHEMATICS' \
-  -r:"$out/UnityEngine.dll" -out:"$out/Wayfarer.Runtime.UnityDefines.dll" "${runtime[@]}"
-echo "== mcs: runtime"
-"${MCS[@]}" -target:library -r:"$out/UnityEngine.dll" -out:"$out/Wayfarer.Runtime.dll" "${runtime[@]}"
+echo "== mcs: runtime as plain .NET (no Unity defines)"
+"${MCS[@]}" -target:library -r:"$out/UnityEngine.dll" -out:"$out/plain/Wayfarer.Runtime.dll" "${runtime[@]}"
+# The tested build: Unity's defines on, so the NativeArray / Unity.Mathematics overloads are
+# compiled and exercised too (against the stand-in's NativeArray and float3).
+defines='UNITY_2019_4_OR_NEWER;UNITY_EDITOR;WAYFARER_MATHEMATICS'
+echo "== mcs: runtime with $defines"
+"${MCS[@]}" -target:library -define:"$defines" -r:"$out/UnityEngine.dll" -out:"$out/Wayfarer.Runtime.dll" "${runtime[@]}"
 samples=()
 while IFS= read -r f; do samples+=("$f"); done < <(find unity/Samples~ -name '*.cs' 2>/dev/null | LC_ALL=C sort)
 if ((${#samples[@]})); then
@@ -38,7 +40,7 @@ if ((${#samples[@]})); then
     -out:"$out/Wayfarer.Samples.dll" "${samples[@]}"
 fi
 echo "== mcs: tests"
-"${MCS[@]}" -target:exe -r:"$out/UnityEngine.dll" -r:"$out/Wayfarer.Runtime.dll" \
+"${MCS[@]}" -target:exe -define:"$defines" -r:"$out/UnityEngine.dll" -r:"$out/Wayfarer.Runtime.dll" \
   -out:"$out/Wayfarer.Tests.exe" tests/csharp/Tests/*.cs
 
 echo "== mono: tests"
