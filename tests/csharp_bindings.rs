@@ -621,6 +621,9 @@ const char *wf_str(int status);
 WfStatus wf_b(double t, uint32_t wrap, int32_t *out_dirs, size_t *out_count, const uint32_t *ids);
 WfStatus wf_c(void);
 enum WfKind wf_d(const WfThing *thing);
+WfStatus wf_e(const struct WfThing *set,
+              const double *times,
+              uint32_t *hints);
 #ifdef __cplusplus
 }  // extern "C"
 #endif
@@ -633,7 +636,10 @@ enum WfKind wf_d(const WfThing *thing);
         variants: vec![],
     });
     let names: Vec<&str> = header.functions.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["wf_a", "wf_free", "wf_str", "wf_b", "wf_c", "wf_d"]);
+    assert_eq!(
+        names,
+        ["wf_a", "wf_free", "wf_str", "wf_b", "wf_c", "wf_d", "wf_e"]
+    );
     assert_eq!(header.opaque, ["WfThing"]);
     assert_eq!(header.enums[0].underlying, "uint32_t");
     assert_eq!(header.enums[0].variants[1].1, "7");
@@ -651,6 +657,7 @@ enum WfKind wf_d(const WfThing *thing);
         "public static extern WfStatus wf_b(double t, uint wrap, int* out_dirs, UIntPtr* out_count, uint* ids);",
         "public static extern WfStatus wf_c();",
         "public static extern WfKind wf_d(IntPtr thing);",
+        "public static extern WfStatus wf_e(IntPtr set, double* times, uint* hints);",
         "public enum WfKind : uint",
         "FirstOne = 0,",
         "public const uint WF_X_ONE = 1;",
