@@ -275,8 +275,26 @@ namespace Wayfarer.Tests
             for (int i = 0; i < 400 && Vector3.Distance(agent.transform.position, new Vector3(3, 0.5f, 4)) > 0.4f; i++) Ref.Send(manager, "Update");
             Assert.True(Vector3.Distance(agent.transform.position, new Vector3(3, 0.5f, 4)) <= 0.4f, "walked to the moved target");
 
+            // A hitch longer than the library's longest step is clamped, not an exception.
+            manager.Step(30f);
+
             Ref.Send(agent, "OnDisable");
             Assert.Equal(0, manager.AgentCount, "unregistered");
+            Ref.Send(manager, "OnDestroy");
+        }
+
+        [Test]
+        public static void FullCrowdManagerRefusesWithAnError()
+        {
+            var manager = new GameObject("small").AddComponent<CrowdManager>();
+            manager.Capacity = 2;
+            Ref.Send(manager, "Awake");
+            var a = Agent(manager, new Vector3(0, 0, 0), new Vector3(0, 0, 5), false);
+            var b = Agent(manager, new Vector3(2, 0, 0), new Vector3(2, 0, 5), false);
+            var c = Agent(manager, new Vector3(4, 0, 0), new Vector3(4, 0, 5), false);
+            Assert.True(a.IsRegistered && b.IsRegistered && !c.IsRegistered, "third agent refused");
+            Assert.True(Debug.Messages.Exists(m => m.StartsWith("error") && m.Contains("full")), "explains why");
+            Assert.Throws<InvalidOperationException>(() => manager.Capacity = 5, "capacity fixed once the crowd exists");
             Ref.Send(manager, "OnDestroy");
         }
 

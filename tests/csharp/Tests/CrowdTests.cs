@@ -42,6 +42,22 @@ namespace Wayfarer.Tests
         }
 
         [Test]
+        public static void DefaultsApplyToNewAgents()
+        {
+            using (var crowd = new CrowdSimulation(2))
+            {
+                crowd.SetDefaults((float)(Math.PI / 4), 3f, 0.5f, 1f, 0.25f);
+                uint id = crowd.AddAgent(Vector3.zero, 0f, 1f, 0.5f);
+                crowd.SetTarget(id, new Vector3(10, 0, 0), 0.25f);
+                crowd.Step(0.1f);
+                var yaw = new float[1];
+                crowd.ReadAgents(new[] { id }, 1, null, yaw, null);
+                Assert.True(yaw[0] > 0 && yaw[0] <= Math.PI / 4 * 0.1 + 1e-4, "default turn rate applies: " + yaw[0]);
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.SetDefaults(-1f, 3f, 0.5f, 1f, 0.25f), "turn rate must be > 0");
+            }
+        }
+
+        [Test]
         public static void TurnRateIsLimited()
         {
             using (var crowd = new CrowdSimulation(1))
@@ -142,6 +158,12 @@ namespace Wayfarer.Tests
                 Assert.Fails(WfStatus.NonFinite, () => crowd.AddAgent(new Vector3(float.NaN, 0, 0), 0f, 1f, 0.5f), "NaN position");
                 Assert.Fails(WfStatus.InvalidArgument, () => crowd.SetRouteMode(crowd.AddAgent(Vector3.zero, 0, 1, 0.5f), (RouteMode)9), "bad route mode");
                 Assert.Fails(WfStatus.NonFinite, () => crowd.Step(float.NaN), "NaN dt");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.Step(0f), "dt must be > 0");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.Step(CrowdSimulation.MaxStep * 1.5f), "dt too long");
+                crowd.Step(CrowdSimulation.MaxStep);
+                Assert.Equal(2, crowd.Capacity, "capacity");
+                crowd.AddAgent(Vector3.one, 0, 1, 0.5f);
+                Assert.Fails(WfStatus.InvalidCount, () => crowd.AddAgent(Vector3.one * 3, 0, 1, 0.5f), "full crowd");
                 Assert.Throws<ArgumentOutOfRangeException>(() => crowd.ReadAgents(new uint[1], 2, null, null, null), "count beyond the id array");
             }
             var c = new CrowdSimulation(1);

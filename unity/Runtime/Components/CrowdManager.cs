@@ -15,8 +15,8 @@ namespace Wayfarer.Components
     [DefaultExecutionOrder(-40)]
     public sealed class CrowdManager : MonoBehaviour
     {
-        [SerializeField, Min(1), Tooltip("Agents the native crowd has room for before it grows.")]
-        int _initialCapacity = 256;
+        [SerializeField, Min(1), Tooltip("Most agents this manager holds (the native crowd preallocates them).")]
+        int _capacity = 1024;
 
         [SerializeField, Range(0, 16), Tooltip("Worker threads for the step (0 or 1 = the main thread only).")]
         int _threads = 1;
@@ -46,9 +46,23 @@ namespace Wayfarer.Components
             {
                 if (_crowd == null)
                 {
-                    _crowd = new CrowdSimulation(_initialCapacity);
+                    _crowd = new CrowdSimulation(_capacity);
                 }
                 return _crowd;
+            }
+        }
+
+        /// <summary>Most agents the manager holds; set it before the first agent registers.</summary>
+        public int Capacity
+        {
+            get { return _capacity; }
+            set
+            {
+                if (_crowd != null)
+                {
+                    throw new System.InvalidOperationException("Capacity is fixed once the crowd exists");
+                }
+                _capacity = Mathf.Max(1, value);
             }
         }
 
@@ -83,11 +97,17 @@ namespace Wayfarer.Components
             }
         }
 
-        internal void Register(ObstacleAvoidance agent)
+        /// <summary>Adds the agent to the crowd; false when the manager is full.</summary>
+        internal bool Register(ObstacleAvoidance agent)
         {
             if (_agents.Contains(agent))
             {
-                return;
+                return true;
+            }
+            if (_agents.Count >= _capacity)
+            {
+                Debug.LogError("CrowdManager on " + name + " is full (" + _capacity + " agents): raise its Capacity.", this);
+                return false;
             }
             agent.AddTo(Simulation);
             _agents.Add(agent);
@@ -108,6 +128,7 @@ namespace Wayfarer.Components
             {
                 _ids[i] = _agents[i].AgentId;
             }
+            return true;
         }
 
         internal void Unregister(ObstacleAvoidance agent)
@@ -157,10 +178,12 @@ namespace Wayfarer.Components
         public void Step(float dt)
         {
             int n = _agents.Count;
-            if (_crowd == null || n == 0 || dt <= 0f)
+            if (_crowd == null || n == 0 || !(dt > 0f))
             {
                 return;
             }
+            // A debugger pause or a load hitch must not stop the crowd (the library refuses longer steps).
+            dt = Mathf.Min(dt, CrowdSimulation.MaxStep);
             bool wantHits = false;
             for (int i = 0; i < n; i++)
             {

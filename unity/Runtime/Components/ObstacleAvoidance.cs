@@ -187,8 +187,10 @@ namespace Wayfarer.Components
                 return;
             }
             Unregister();
-            manager.Register(this);
-            _registeredWith = manager;
+            if (manager.Register(this))
+            {
+                _registeredWith = manager;
+            }
         }
 
         void Unregister()

@@ -13,7 +13,15 @@ namespace Wayfarer.Crowd
     {
         readonly NativeHandle handle;
 
-        /// <summary>A crowd with room for <paramref name="agentCapacity"/> agents before it reallocates.</summary>
+        /// <summary>The longest step <see cref="Step"/> accepts, in seconds (longer ones are refused;
+        /// steps over 0.1 s are split into sub-steps natively).</summary>
+        public const float MaxStep = 6.4f;
+
+        /// <summary>
+        /// A crowd for up to <paramref name="agentCapacity"/> agents (a hard limit: adding more fails
+        /// with <c>InvalidCount</c>) and as many obstacles (at least 1024). Everything a step needs
+        /// is allocated here, so stepping allocates nothing.
+        /// </summary>
         public unsafe CrowdSimulation(int agentCapacity)
         {
             if (agentCapacity < 0)
@@ -23,7 +31,11 @@ namespace Wayfarer.Crowd
             IntPtr raw;
             Wf.Check(NativeMethods.wf_crowd_new(Wf.Size(agentCapacity), &raw), "wf_crowd_new");
             handle = new NativeHandle(raw, FreeCrowd, "CrowdSimulation");
+            Capacity = agentCapacity;
         }
+
+        /// <summary>The most agents this crowd holds.</summary>
+        public int Capacity { get; private set; }
 
         static void FreeCrowd(IntPtr p)
         {
@@ -48,7 +60,16 @@ namespace Wayfarer.Crowd
             return new Vector3((float)Math.Sin(yaw), 0f, (float)Math.Cos(yaw));
         }
 
-        /// <summary>Adds an agent; returns its id (stable until removed).</summary>
+        /// <summary>Steering given to agents added from now on: turn rate (rad/s), FOV range and half
+        /// angle (radians), repel force, arrival radius. Library defaults: 2π, 4, 100°, 1.5, 0.25.</summary>
+        public void SetDefaults(float maxTurnRate, float fovRange, float fovHalfAngle, float repelForce, float arrivalRadius)
+        {
+            Wf.Check(NativeMethods.wf_crowd_set_defaults(handle.Ptr, maxTurnRate, fovRange, fovHalfAngle, repelForce,
+                arrivalRadius), "wf_crowd_set_defaults");
+        }
+
+        /// <summary>Adds an agent; returns its id (stable until removed). A full crowd throws
+        /// <see cref="WayfarerException"/> with <c>InvalidCount</c>.</summary>
         public unsafe uint AddAgent(Vector3 position, float yaw, float speed, float radius)
         {
             uint id;
@@ -156,8 +177,9 @@ namespace Wayfarer.Crowd
             Wf.Check(NativeMethods.wf_crowd_remove_obstacle(handle.Ptr, id), "wf_crowd_remove_obstacle");
         }
 
-        /// <summary>Advances every agent by <paramref name="dt"/> seconds in one native call;
-        /// <paramref name="threads"/> 0 or 1 = the calling thread only.</summary>
+        /// <summary>Advances every agent by <paramref name="dt"/> seconds (0 &lt; dt ≤ <see cref="MaxStep"/>)
+        /// in one native call; <paramref name="threads"/> 0 or 1 = the calling thread only (results are
+        /// identical for any thread count).</summary>
         public void Step(float dt, int threads = 1)
         {
             Wf.Check(NativeMethods.wf_crowd_step(handle.Ptr, dt, (uint)Math.Max(threads, 0)), "wf_crowd_step");
