@@ -233,17 +233,19 @@ namespace Wayfarer.Bench
             var rng = new System.Random(3);
             var agents = new SeedAgent[n];
             var obstacles = new Vector3[obstacleCount];
-            for (int i = 0; i < obstacleCount; i++) obstacles[i] = new Vector3((float)rng.NextDouble() * 60f - 30f, 0, (float)rng.NextDouble() * 60f - 30f);
+            for (int i = 0; i < obstacleCount; i++) obstacles[i] = new Vector3((float)rng.NextDouble() * 100f - 50f, 0, (float)rng.NextDouble() * 100f - 50f);
             using (var crowd = new CrowdSimulation(n))
             {
                 for (int i = 0; i < obstacleCount; i++) crowd.AddCircle(obstacles[i], 1f);
+                // Agents spread over a 100 m square, each walking to a random point of it (moderate
+                // density, the common game case; the antipodal circle is a jam test, not a speed test).
                 for (int i = 0; i < n; i++)
                 {
-                    float a = 2f * Mathf.PI * i / n;
-                    var p = new Vector3(Mathf.Sin(a) * 35f, 0, Mathf.Cos(a) * 35f);
-                    agents[i] = new SeedAgent { Position = p, Rotation = Quaternion.LookRotation(-p), Target = -p };
-                    uint id = crowd.AddAgent(p, CrowdSimulation.YawOf(-p), 2f, 0.4f);
-                    crowd.SetTarget(id, -p, 0.5f);
+                    var p = new Vector3((float)rng.NextDouble() * 100f - 50f, 0, (float)rng.NextDouble() * 100f - 50f);
+                    var t = new Vector3((float)rng.NextDouble() * 100f - 50f, 0, (float)rng.NextDouble() * 100f - 50f);
+                    agents[i] = new SeedAgent { Position = p, Rotation = Quaternion.LookRotation(t - p), Target = t };
+                    uint id = crowd.AddAgent(p, CrowdSimulation.YawOf(t - p), 2f, 0.4f);
+                    crowd.SetTarget(id, t, 0.5f);
                     crowd.SetSteering(id, 4f, 4f, 60f * Mathf.Deg2Rad, 1.5f);
                 }
                 double managed = Time(() => SeedAvoidanceStep(agents, obstacles, 1f, dt), seconds);
