@@ -214,6 +214,15 @@ fn package_manifest_and_assembly_definition() {
             .any(|d| d["define"] == "WAYFARER_MATHEMATICS"),
         "WAYFARER_MATHEMATICS comes from com.unity.mathematics being installed"
     );
+    let editor: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root.join("Editor/Wayfarer.Editor.asmdef")).unwrap(),
+    )
+    .expect("editor asmdef is JSON");
+    assert_eq!(editor["includePlatforms"], serde_json::json!(["Editor"]));
+    assert_eq!(
+        editor["references"],
+        serde_json::json!(["Wayfarer.Runtime"])
+    );
     assert!(root.join("Documentation~").is_dir());
     assert!(root.join("Tools~/build-plugin.sh").is_file());
 }

@@ -32,6 +32,9 @@ echo "== mcs: runtime as plain .NET (no Unity defines)"
 defines='UNITY_2019_4_OR_NEWER;UNITY_EDITOR;WAYFARER_MATHEMATICS'
 echo "== mcs: runtime with $defines"
 "${MCS[@]}" -target:library -define:"$defines" -r:"$out/UnityEngine.dll" -out:"$out/Wayfarer.Runtime.dll" "${runtime[@]}"
+echo "== mcs: editor scripts"
+"${MCS[@]}" -target:library -r:"$out/UnityEngine.dll" -r:"$out/Wayfarer.Runtime.dll" \
+  -out:"$out/Wayfarer.Editor.dll" unity/Editor/*.cs
 samples=()
 while IFS= read -r f; do samples+=("$f"); done < <(find unity/Samples~ -name '*.cs' 2>/dev/null | LC_ALL=C sort)
 if ((${#samples[@]})); then
@@ -40,7 +43,7 @@ if ((${#samples[@]})); then
     -out:"$out/Wayfarer.Samples.dll" "${samples[@]}"
 fi
 echo "== mcs: tests"
-"${MCS[@]}" -target:exe -define:"$defines" -r:"$out/UnityEngine.dll" -r:"$out/Wayfarer.Runtime.dll" \
+"${MCS[@]}" -target:exe -define:"$defines" -r:"$out/UnityEngine.dll" -r:"$out/Wayfarer.Runtime.dll" -r:"$out/Wayfarer.Editor.dll" \
   -out:"$out/Wayfarer.Tests.exe" tests/csharp/Tests/*.cs
 
 echo "== mono: tests"

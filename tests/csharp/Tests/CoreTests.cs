@@ -89,3 +89,20 @@ namespace Wayfarer.Tests
         }
     }
 }
+
+namespace Wayfarer.Tests
+{
+    public static class EditorTests
+    {
+        [Test]
+        public static void PluginCheckPassesWithTheBuiltLibraryAndPackageVersion()
+        {
+            Assert.Equal(null, Wayfarer.Editor.PluginCheck.Check(), "no warning");
+            string expected = Environment.GetEnvironmentVariable("WF_EXPECTED_VERSION");
+            if (!string.IsNullOrEmpty(expected))
+            {
+                Assert.Equal(expected, Wayfarer.Editor.PluginCheck.ExpectedVersion, "PluginCheck.ExpectedVersion follows Cargo.toml");
+            }
+        }
+    }
+}
