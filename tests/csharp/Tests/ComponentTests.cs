@@ -194,6 +194,9 @@ namespace Wayfarer.Tests
             traj.SetControlPoints(pts, n, new uint[] { 3, 3 });
             traj.Refresh(true);
             Assert.Equal(1, Debug.Messages.FindAll(m => m.StartsWith("warning")).Count, "warned once");
+            Ref.Set(traj, "_pieceDegrees", new[] { 2, 2 });
+            traj.UseTransforms();
+            Assert.Near(new Vector3(5, 0, 0), line.GetPosition(16), 1e-4, "back to the transforms");
         }
 
         internal static CrowdManager Manager()

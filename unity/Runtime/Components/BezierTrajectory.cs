@@ -94,6 +94,14 @@ namespace Wayfarer.Components
             Refresh(true);
         }
 
+        /// <summary>Goes back to drawing from the control-point transforms after <see cref="SetControlPoints"/>.</summary>
+        public void UseTransforms()
+        {
+            _hasExplicitPoints = false;
+            _valid = false;
+            Refresh(true);
+        }
+
         /// <summary>Recomputes the line if a control point moved (or always when <paramref name="force"/>).</summary>
         public void Refresh(bool force)
         {

@@ -164,7 +164,18 @@ namespace Wayfarer.Components
             _set = new ScheduleSet();
             for (int i = 0; i < n; i++)
             {
-                _followers[i].AddTo(_set);
+                try
+                {
+                    // NPC indices are assigned in order, so follower i is NPC i.
+                    _followers[i].AddTo(_set);
+                }
+                catch (WayfarerException e)
+                {
+                    Debug.LogError("WorldClock: schedule of " + _followers[i].name + " rejected: " + e.Message, _followers[i]);
+                    _set.Dispose();
+                    _set = null;
+                    return;
+                }
             }
             if (_positions.Length < n)
             {
