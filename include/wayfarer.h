@@ -46,6 +46,99 @@ typedef int32_t WfStatus;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// How `wf_*_sample` functions spread their samples (passed as `uint32_t`; any other value is
+// `WF_STATUS_INVALID_ARGUMENT`).
+enum WfSpacing
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Evenly in the curve parameter (segment index + local t).
+  WF_SPACING_PARAMETER = 0,
+  // Evenly in arc length: constant speed along the curve.
+  WF_SPACING_ARC_LENGTH = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum WfSpacing WfSpacing;
+#else
+typedef uint32_t WfSpacing;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// Wrap mode of a schedule outside its key times (passed as `uint32_t`).
+enum WfWrap
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Stand at the first key before it and at the last key after it.
+  WF_WRAP_CLAMP = 0,
+  // Repeat with period `t_last − t_first` (jumps back to the first key).
+  WF_WRAP_LOOP = 1,
+  // Forwards then backwards, period `2 (t_last − t_first)`.
+  WF_WRAP_PING_PONG = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum WfWrap WfWrap;
+#else
+typedef uint32_t WfWrap;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// Easing flags of one leg (passed as `uint32_t`): which end starts/stops at zero speed.
+enum WfEase
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Constant speed.
+  WF_EASE_NONE = 0,
+  // Starts at speed 0.
+  WF_EASE_IN = 1,
+  // Stops at speed 0.
+  WF_EASE_OUT = 2,
+  // Starts and stops at speed 0.
+  WF_EASE_IN_OUT = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum WfEase WfEase;
+#else
+typedef uint32_t WfEase;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// NPC state written by the evaluate functions (as `uint32_t`).
+enum WfNpc
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Before the first key (clamp): standing at the first key.
+  WF_NPC_BEFORE = 0,
+  // Moving between keys.
+  WF_NPC_MOVING = 1,
+  // Holding (consecutive keys with equal distances).
+  WF_NPC_HOLDING = 2,
+  // After the last key (clamp): standing at the last key.
+  WF_NPC_AFTER = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum WfNpc WfNpc;
+#else
+typedef uint32_t WfNpc;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// A path: a curve with its arc-length table (opaque; free with `wf_path_free`).
+typedef struct WfPath WfPath;
+
+// Many NPCs with schedules on shared paths (opaque; free with `wf_schedule_set_free`).
+typedef struct WfScheduleSet WfScheduleSet;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -60,7 +153,7 @@ const char *wf_version(void);
 // Samples the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
 // parameters `ts` (clamped to [0, 1]). Writes `count` positions to `out_positions` and, if
 // `out_derivatives` is not NULL, `count` first derivatives to it; both capacities are in
-// points.
+// points. Uses the SIMD batch path (`HermiteSegment::sample`), bit-identical to the scalar one.
 //
 // # Safety
 // Pointers must be NULL or valid for the counts given; outputs must not overlap inputs.
@@ -74,6 +167,383 @@ WfStatus wf_hermite_segment_sample(const float *p0,
                                    size_t out_positions_capacity,
                                    float *out_derivatives,
                                    size_t out_derivatives_capacity);
+
+// Samples the Hermite spline through `points` with velocities `tangents` (one per point,
+// `tangent_count == point_count >= 2`): `sample_count >= 2` points, both ends included,
+// spread by `spacing` (`WF_SPACING_PARAMETER` or `WF_SPACING_ARC_LENGTH`).
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+WfStatus wf_hermite_spline_sample(const float *points,
+                                  size_t point_count,
+                                  const float *tangents,
+                                  size_t tangent_count,
+                                  size_t sample_count,
+                                  uint32_t spacing,
+                                  float *out_positions,
+                                  size_t out_capacity);
+
+// Samples the Catmull-Rom spline through `points` (`>= 2`) with knot exponent `alpha` (0
+// uniform, 0.5 centripetal, 1 chordal) and `tension` (both in [0, 1]): `sample_count >= 2`
+// points, both ends included, spread by `spacing`. Duplicate points are allowed.
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+WfStatus wf_catmull_rom_sample(const float *points,
+                               size_t point_count,
+                               float alpha,
+                               float tension,
+                               size_t sample_count,
+                               uint32_t spacing,
+                               float *out_positions,
+                               size_t out_capacity);
+
+// Samples the polyline through `points` (`>= 2`): `sample_count >= 2` points, both ends
+// included, spread by `spacing` (parameter spacing is even per segment).
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+WfStatus wf_polyline_sample(const float *points,
+                            size_t point_count,
+                            size_t sample_count,
+                            uint32_t spacing,
+                            float *out_positions,
+                            size_t out_capacity);
+
+// Samples the Bézier curve of degree `control_count - 1` (1..=64): `sample_count >= 2`
+// points, both ends included, spread by `spacing`. With `WF_SPACING_PARAMETER` sample `i` is
+// at `t = i / (sample_count - 1)`: unlike the paper's `GetBezierList(points, count)`, which
+// samples `t = i / count` for `i = 1..count` and skips `t = 0`, the start point is included.
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+WfStatus wf_bezier_sample(const float *control_points,
+                          size_t control_count,
+                          size_t sample_count,
+                          uint32_t spacing,
+                          float *out_positions,
+                          size_t out_capacity);
+
+// Evaluates the Bézier curve of degree `control_count - 1` (1..=64) at `count` parameters
+// `ts` (clamped to [0, 1]): positions to `out_positions` and, if `out_derivatives` is not
+// NULL, first derivatives d/dt to it (capacities in points).
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; outputs must not overlap inputs.
+WfStatus wf_bezier_eval(const float *control_points,
+                        size_t control_count,
+                        const float *ts,
+                        size_t count,
+                        float *out_positions,
+                        size_t out_positions_capacity,
+                        float *out_derivatives,
+                        size_t out_derivatives_capacity);
+
+// Samples a chain of Bézier pieces joined end to end. Shared end points are given once:
+// piece `k` has degree `degrees[k]` (1..=64) and `control_count == 1 + sum(degrees)`.
+// Writes `sample_count >= 2` points, both ends included, spread by `spacing` (parameter
+// spacing gives every piece the same share of samples).
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+WfStatus wf_bezier_chain_sample(const float *control_points,
+                                size_t control_count,
+                                const uint32_t *degrees,
+                                size_t piece_count,
+                                size_t sample_count,
+                                uint32_t spacing,
+                                float *out_positions,
+                                size_t out_capacity);
+
+// The exact trajectory of a projectile thrown from `start` with `velocity` under gravity
+// `(0, -gravity, 0)` (`gravity > 0`), bouncing `bounces` times on the plane `y = ground_y`
+// with `restitution` in [0, 1], as a chain of `bounces + 1` quadratic Béziers. Writes
+// `1 + 2 * (bounces + 1)` control points (shared end points once, as
+// `wf_bezier_chain_sample` takes them, every degree 2) and, if `out_count` is not NULL, that
+// number to `*out_count`. `start` must not be below the ground. With `restitution = 0`, or a
+// start on the ground moving down, arcs of zero duration are three copies of one point.
+//
+// # Safety
+// Pointers must be NULL or valid (3 floats for `start` and `velocity`, `out_capacity`
+// points for the output, one `size_t` for `out_count`).
+WfStatus wf_ballistic_bezier(const float *start,
+                             const float *velocity,
+                             float gravity,
+                             float ground_y,
+                             float restitution,
+                             uint32_t bounces,
+                             float *out_control_points,
+                             size_t out_capacity,
+                             size_t *out_count);
+
+// Total arc length of the Hermite spline (as `wf_hermite_spline_sample`) to `*out_length`.
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; `out_length` must be valid.
+WfStatus wf_hermite_spline_length(const float *points,
+                                  size_t point_count,
+                                  const float *tangents,
+                                  size_t tangent_count,
+                                  float *out_length);
+
+// Total arc length of the Catmull-Rom spline (as `wf_catmull_rom_sample`) to `*out_length`.
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; `out_length` must be valid.
+WfStatus wf_catmull_rom_length(const float *points,
+                               size_t point_count,
+                               float alpha,
+                               float tension,
+                               float *out_length);
+
+// Total length of the polyline through `points` (`>= 2`) to `*out_length`.
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; `out_length` must be valid.
+WfStatus wf_polyline_length(const float *points,
+                            size_t point_count,
+                            float *out_length);
+
+// Total arc length of the Bézier chain (as `wf_bezier_chain_sample`) to `*out_length`.
+//
+// # Safety
+// Pointers must be NULL or valid for their counts; `out_length` must be valid.
+WfStatus wf_bezier_chain_length(const float *control_points,
+                                size_t control_count,
+                                const uint32_t *degrees,
+                                size_t piece_count,
+                                float *out_length);
+
+// A path along the polyline through `point_count` (≥ 2) points; consecutive duplicates are
+// skipped, all-equal points give a path of length 0. Writes the new handle to `*out_path`.
+//
+// # Safety
+// Pointers must be NULL or valid for the counts given.
+WfStatus wf_path_new_polyline(const float *points,
+                              size_t point_count,
+                              struct WfPath **out_path);
+
+// A path along the Hermite spline through `point_count` (≥ 2) points with one tangent
+// (velocity) per point (`tangent_count == point_count`).
+//
+// # Safety
+// Pointers must be NULL or valid for the counts given.
+WfStatus wf_path_new_hermite(const float *points,
+                             size_t point_count,
+                             const float *tangents,
+                             size_t tangent_count,
+                             struct WfPath **out_path);
+
+// A path along the Catmull-Rom spline through `point_count` (≥ 2) points; `alpha` and
+// `tension` in [0, 1].
+//
+// # Safety
+// Pointers must be NULL or valid for the counts given.
+WfStatus wf_path_new_catmull_rom(const float *points,
+                                 size_t point_count,
+                                 float alpha,
+                                 float tension,
+                                 struct WfPath **out_path);
+
+// A path along a chain of `piece_count` Bézier pieces of the given degrees (1..=64) sharing
+// end points: `control_count == 1 + sum(degrees)`.
+//
+// # Safety
+// Pointers must be NULL or valid for the counts given.
+WfStatus wf_path_new_bezier_chain(const float *control_points,
+                                  size_t control_count,
+                                  const uint32_t *degrees,
+                                  size_t piece_count,
+                                  struct WfPath **out_path);
+
+// Frees a path (NULL is a no-op).
+//
+// # Safety
+// `path` must be NULL or a live handle from `wf_path_new_*`, freed once.
+void wf_path_free(struct WfPath *path);
+
+// The path's total arc length.
+//
+// # Safety
+// `path` must be NULL or live; `out_length` NULL or valid for one write.
+WfStatus wf_path_length(const struct WfPath *path,
+                        float *out_length);
+
+// Position and unit forward at each of `count` distances (clamped to [0, length]). The
+// forward is finite everywhere (zero-speed points use the local chord, then +Z).
+// `out_forwards` may be NULL.
+//
+// # Safety
+// Pointers must be NULL or valid for the counts given; outputs must not overlap inputs.
+WfStatus wf_path_sample(const struct WfPath *path,
+                        const float *distances,
+                        size_t count,
+                        float *out_positions,
+                        size_t out_positions_capacity,
+                        float *out_forwards,
+                        size_t out_forwards_capacity);
+
+// The global nearest point of the path to each of `count` query points: its distance along
+// the path (`out_distances`, capacity in elements) and the point itself (`out_points`,
+// capacity in points, may be NULL). The distance found exceeds the true minimum by at most
+// 1e-7 × the path's size.
+//
+// # Safety
+// Pointers must be NULL or valid for the counts given; outputs must not overlap inputs.
+WfStatus wf_path_nearest(const struct WfPath *path,
+                         const float *query_points,
+                         size_t count,
+                         float *out_distances,
+                         size_t out_distances_capacity,
+                         float *out_points,
+                         size_t out_points_capacity);
+
+// A new, empty schedule set written to `*out_set`.
+//
+// # Safety
+// `out_set` must be NULL or valid for one write.
+WfStatus wf_schedule_set_new(struct WfScheduleSet **out_set);
+
+// Frees a schedule set (NULL is a no-op).
+//
+// # Safety
+// `set` must be NULL or a live handle from `wf_schedule_set_new`, freed once.
+void wf_schedule_set_free(struct WfScheduleSet *set);
+
+// Copies `path` into the set; `*out_path_index` (may be NULL) receives its index.
+//
+// # Safety
+// Handles must be NULL or live; `set` not used by another thread during the call.
+WfStatus wf_schedule_set_add_path(struct WfScheduleSet *set,
+                                  const struct WfPath *path,
+                                  uint32_t *out_path_index);
+
+// Adds an NPC on path `path_index`: be at `distances[i]` (in [0, path length]) at
+// `times[i]` (strictly increasing), `key_count ≥ 2`; equal consecutive distances are a hold.
+// `leg_ease`: NULL/0 or `key_count − 1` `WfEase` flags. `wrap`: a `WfWrap`. `*out_npc` (may
+// be NULL) receives the NPC's index.
+//
+// # Safety
+// Pointers must be NULL or valid for the counts given; `set` used by no other thread.
+WfStatus wf_schedule_set_add_npc(struct WfScheduleSet *set,
+                                 uint32_t path_index,
+                                 const double *times,
+                                 const float *distances,
+                                 size_t key_count,
+                                 const uint32_t *leg_ease,
+                                 size_t leg_ease_count,
+                                 uint32_t wrap,
+                                 uint32_t *out_npc);
+
+// Adds an NPC walking the whole of path `path_index` from `t_start` to `t_end` (`t_end >
+// t_start`) at constant speed along its arc length (the seed's case). `*out_npc` may be NULL.
+//
+// # Safety
+// Handles must be NULL or live; `set` used by no other thread.
+WfStatus wf_schedule_set_add_npc_simple(struct WfScheduleSet *set,
+                                        uint32_t path_index,
+                                        double t_start,
+                                        double t_end,
+                                        uint32_t wrap,
+                                        uint32_t *out_npc);
+
+// Number of NPCs in the set.
+//
+// # Safety
+// `set` must be NULL or live; `out_count` NULL or valid for one write.
+WfStatus wf_schedule_set_npc_count(const struct WfScheduleSet *set,
+                                   size_t *out_count);
+
+// Evaluates every NPC at world time `time`: positions, unit forwards (facing the direction of
+// travel), velocities (m/s) and states (`WfNpc`). Every output may be NULL; capacities are
+// in NPCs. A pure function of `time`: the same time gives bit-identical outputs.
+//
+// # Safety
+// Pointers must be NULL or valid for the capacities given; outputs must not overlap.
+WfStatus wf_schedule_set_evaluate(const struct WfScheduleSet *set,
+                                  double time,
+                                  float *out_positions,
+                                  size_t out_positions_capacity,
+                                  float *out_forwards,
+                                  size_t out_forwards_capacity,
+                                  float *out_velocities,
+                                  size_t out_velocities_capacity,
+                                  uint32_t *out_states,
+                                  size_t out_states_capacity);
+
+// [`wf_schedule_set_evaluate`] with one time per NPC (`time_count == npc_count`).
+//
+// # Safety
+// As [`wf_schedule_set_evaluate`]; `times` valid for `time_count` doubles.
+WfStatus wf_schedule_set_evaluate_times(const struct WfScheduleSet *set,
+                                        const double *times,
+                                        size_t time_count,
+                                        float *out_positions,
+                                        size_t out_positions_capacity,
+                                        float *out_forwards,
+                                        size_t out_forwards_capacity,
+                                        float *out_velocities,
+                                        size_t out_velocities_capacity,
+                                        uint32_t *out_states,
+                                        size_t out_states_capacity);
+
+// [`wf_schedule_set_evaluate`] for frame-to-frame coherent times: `hints` is a caller-owned
+// array of `hint_count ≥ 2 × npc_count` `uint32_t` (start with zeros; any value is safe),
+// read and updated. Outputs are bit-identical to the stateless call. Keep one hint array per
+// caller thread: the set itself is only read.
+//
+// # Safety
+// As [`wf_schedule_set_evaluate`]; `hints` valid for `hint_count` reads and writes.
+WfStatus wf_schedule_set_evaluate_hinted(const struct WfScheduleSet *set,
+                                         double time,
+                                         uint32_t *hints,
+                                         size_t hint_count,
+                                         float *out_positions,
+                                         size_t out_positions_capacity,
+                                         float *out_forwards,
+                                         size_t out_forwards_capacity,
+                                         float *out_velocities,
+                                         size_t out_velocities_capacity,
+                                         uint32_t *out_states,
+                                         size_t out_states_capacity);
+
+// [`wf_schedule_set_evaluate_times`] with hints (see [`wf_schedule_set_evaluate_hinted`]).
+//
+// # Safety
+// As [`wf_schedule_set_evaluate_hinted`]; `times` valid for `time_count` doubles.
+WfStatus wf_schedule_set_evaluate_times_hinted(const struct WfScheduleSet *set,
+                                               const double *times,
+                                               size_t time_count,
+                                               uint32_t *hints,
+                                               size_t hint_count,
+                                               float *out_positions,
+                                               size_t out_positions_capacity,
+                                               float *out_forwards,
+                                               size_t out_forwards_capacity,
+                                               float *out_velocities,
+                                               size_t out_velocities_capacity,
+                                               uint32_t *out_states,
+                                               size_t out_states_capacity);
+
+// Key crossings of every NPC between `time_from` and `time_to` (either order; time may run
+// backwards): occurrences at world times `w` with `min < w ≤ max`, NPC by NPC, each in the
+// order they happen along the direction of travel; direction `+1` when the NPC passes the key
+// walking its schedule forwards, `−1` backwards (rewinding time, or a ping-pong's way back).
+// A loop boundary reports the last key then the first key. Writes up to `capacity` events
+// (`out_npcs`, `out_keys`, `out_directions`, each may be NULL) and `*out_count`. If
+// `capacity` is too small: `WF_STATUS_BUFFER_TOO_SMALL` and `*out_count` = the number needed
+// (the only output written then).
+//
+// # Safety
+// Pointers must be NULL or valid for `capacity` elements; `out_count` valid for one write.
+WfStatus wf_schedule_set_crossings(const struct WfScheduleSet *set,
+                                   double time_from,
+                                   double time_to,
+                                   uint32_t *out_npcs,
+                                   uint32_t *out_keys,
+                                   int32_t *out_directions,
+                                   size_t capacity,
+                                   size_t *out_count);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -3,6 +3,7 @@
 
 mod curves;
 mod svg;
+mod timeline;
 
 use std::path::PathBuf;
 
@@ -15,5 +16,6 @@ fn main() -> std::io::Result<()> {
         out.display()
     );
     curves::run(&out)?;
+    timeline::run(&out)?;
     Ok(())
 }

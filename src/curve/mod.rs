@@ -1,5 +1,6 @@
-//! Curves: cubic Hermite splines, Catmull-Rom, polylines and Bézier curves of any degree, with
-//! arc length and constant-speed sampling.
+//! Curves: cubic Hermite splines, Catmull-Rom, polylines, Bézier curves of any degree and
+//! chains of them, the exact ballistic (bouncing) Bézier chain, with arc length and
+//! constant-speed sampling ([`sample`], [`length`], [`ArcLengthTable`]).
 //!
 //! Every curve is a chain of *segments*; segment `i` is parametrised by a local `t ∈ [0, 1]`.
 //! The [`ParamCurve`] trait is all the arc-length machinery ([`ArcLengthTable`]) needs, so a new
@@ -10,12 +11,14 @@
 //! of zero length evaluate to their start point).
 
 mod arclength;
+mod ballistic;
 mod bezier;
 mod catmull_rom;
 mod cubic;
 mod hermite;
 
-pub use arclength::{ArcLengthTable, CurveParam};
+pub use arclength::{ArcLengthTable, CurveParam, DEFAULT_REL_TOL, MAX_DEPTH, RIPPLE_CHECK};
+pub use ballistic::{BallisticArc, Projectile};
 pub use bezier::{BezierChain, BezierCurve, MAX_BEZIER_DEGREE};
 pub use cubic::CubicSpline;
 pub use hermite::HermiteSegment;
@@ -97,6 +100,36 @@ impl ParamCurve for AnyCurve {
             AnyCurve::Bezier(c) => c.derivative(segment, t),
         }
     }
+}
+
+/// How samples are spread along a curve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Spacing {
+    /// Evenly in the curve parameter (the global `u = segment + t`): cheap, but the spacing in
+    /// space follows the curve's speed.
+    Parameter,
+    /// Evenly in arc length: constant speed along the curve (bakes an [`ArcLengthTable`]).
+    ArcLength,
+}
+
+/// Fills `out` with `out.len()` samples of `curve` spread by `spacing`, both ends included
+/// (`out[0]` is the start, `out[n−1]` the end; one sample is the start point).
+///
+/// Unlike the Bézier paper's `GetBezierList(points, count)`, which samples `t = i/count` for
+/// `i = 1..=count` and so skips the start point `t = 0`, this includes both ends: `n` samples
+/// are `t = i/(n − 1)` for `i = 0..n` (with [`Spacing::Parameter`] on a single Bézier curve).
+/// A curve of length zero gives copies of its point with [`Spacing::ArcLength`].
+/// Allocates only the arc-length table (for [`Spacing::ArcLength`]).
+pub fn sample<C: ParamCurve + ?Sized>(curve: &C, spacing: Spacing, out: &mut [Vec3]) {
+    match spacing {
+        Spacing::Parameter => curve.sample_uniform(out),
+        Spacing::ArcLength => ArcLengthTable::new(curve).sample_even(curve, out),
+    }
+}
+
+/// Total arc length of `curve` (adaptive Gauss–Legendre, see [`ArcLengthTable`]).
+pub fn length<C: ParamCurve + ?Sized>(curve: &C) -> f64 {
+    ArcLengthTable::new(curve).total_length_f64()
 }
 
 /// A piecewise-parametric curve: `segment_count()` pieces, each evaluated at a local

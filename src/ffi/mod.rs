@@ -9,5 +9,6 @@
 
 pub mod boundary;
 pub mod curve;
+pub mod timeline;
 
 pub use boundary::WfStatus;

@@ -1,0 +1,196 @@
+//! Timeline speed: 100 000 NPC queries on a path of 1 000 waypoints, stateless and hinted
+//! (coherent frame-to-frame times), beside the seed's approach (a linear scan over all
+//! waypoints per query, reimplemented here) measured in the same run; plus nearest-point
+//! queries. Run: `cargo bench --bench timeline`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::hint::black_box;
+use std::time::Duration;
+use wayfarer::timeline::{Ease, Key, NpcState, Path, ScheduleSet, Times, Wrap};
+use wayfarer::Vec3;
+
+const WAYPOINTS: usize = 1000;
+const NPCS: usize = 100_000;
+const DAY: f64 = 600.0;
+
+fn waypoints() -> Vec<Vec3> {
+    (0..WAYPOINTS)
+        .map(|i| {
+            let a = i as f32 * 0.37;
+            Vec3::new(
+                a.cos() * 10.0 + i as f32 * 2.0,
+                (a * 0.3).sin(),
+                a.sin() * 10.0,
+            )
+        })
+        .collect()
+}
+
+/// Pseudo-random start offsets so consecutive NPCs are far apart along the path.
+fn offset(i: usize) -> f64 {
+    ((i * 7919) % NPCS) as f64 / NPCS as f64 * DAY
+}
+
+/// One shared path, `NPCS` schedules: simple ones, or 12 keys with holds and easing.
+fn set(keys: bool) -> ScheduleSet {
+    let path = Path::catmull_rom(&waypoints(), 0.5, 0.0).unwrap();
+    let len = path.length() as f64;
+    let mut set = ScheduleSet::new();
+    let p = set.add_path(path);
+    for i in 0..NPCS {
+        let t0 = -offset(i);
+        if keys {
+            let ks: Vec<Key> = (0..12)
+                .map(|k| Key {
+                    time: t0 + k as f64 * DAY / 11.0,
+                    distance: len
+                        * [0.0, 0.1, 0.1, 0.3, 0.5, 0.5, 0.6, 0.8, 0.8, 0.9, 0.95, 1.0][k],
+                })
+                .collect();
+            let ease = [
+                Ease::InOut,
+                Ease::None,
+                Ease::In,
+                Ease::None,
+                Ease::None,
+                Ease::Out,
+                Ease::None,
+                Ease::None,
+                Ease::InOut,
+                Ease::None,
+                Ease::None,
+            ];
+            set.add_npc(p, &ks, &ease, Wrap::Loop).unwrap();
+        } else {
+            set.add_npc_simple(p, t0, t0 + DAY, Wrap::Loop).unwrap();
+        }
+    }
+    set
+}
+
+/// The seed's approach, in our words: spread the length evenly over the *points* (L/n per
+/// point), scan every point to find the last one whose share is behind the target, then lerp
+/// towards the next point. (Wrong on uneven spacing; shown only for its cost.)
+struct SeedPath {
+    points: Vec<Vec3>,
+    length: f32,
+}
+
+impl SeedPath {
+    fn new(points: Vec<Vec3>) -> Self {
+        let length = points.windows(2).map(|w| w[0].distance(w[1])).sum();
+        Self { points, length }
+    }
+
+    fn position(&self, t: f32, t_start: f32, t_end: f32) -> Vec3 {
+        let n = self.points.len();
+        let along = self.length * ((t - t_start) / (t_end - t_start));
+        let share = self.length / n as f32;
+        let mut found = 0;
+        for i in 0..n {
+            if along >= share * (i + 1) as f32 {
+                found = i;
+            }
+        }
+        let found = found.min(n - 2);
+        let lo = share * (found + 1) as f32;
+        let f = (along - lo) / (share * (found + 2) as f32 - lo);
+        self.points[found].lerp(self.points[found + 1], f)
+    }
+}
+
+struct Out {
+    pos: Vec<Vec3>,
+    fwd: Vec<Vec3>,
+    vel: Vec<Vec3>,
+    state: Vec<NpcState>,
+}
+
+impl Out {
+    fn new() -> Self {
+        Self {
+            pos: vec![Vec3::ZERO; NPCS],
+            fwd: vec![Vec3::ZERO; NPCS],
+            vel: vec![Vec3::ZERO; NPCS],
+            state: vec![NpcState::Before; NPCS],
+        }
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("timeline");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2))
+        .throughput(Throughput::Elements(NPCS as u64));
+    for (name, keys) in [("simple", false), ("12 keys", true)] {
+        let set = set(keys);
+        let mut out = Out::new();
+        let mut t = 1234.5;
+        g.bench_function(BenchmarkId::new("stateless", name), |b| {
+            b.iter(|| {
+                // A different time each call: no reuse between calls.
+                t += 7.3;
+                set.evaluate(Times::One(black_box(t)), |i, s| {
+                    out.pos[i] = s.position;
+                    out.fwd[i] = s.forward;
+                    out.vel[i] = s.velocity;
+                    out.state[i] = s.state;
+                });
+            })
+        });
+        let mut hints = vec![0u32; 2 * NPCS];
+        let mut t = 1234.5;
+        g.bench_function(BenchmarkId::new("hinted 60 fps", name), |b| {
+            b.iter(|| {
+                t += 1.0 / 60.0;
+                set.evaluate_hinted(Times::One(black_box(t)), &mut hints, |i, s| {
+                    out.pos[i] = s.position;
+                    out.fwd[i] = s.forward;
+                    out.vel[i] = s.velocity;
+                    out.state[i] = s.state;
+                });
+            })
+        });
+        black_box(&out.pos);
+    }
+    let seed = SeedPath::new(waypoints());
+    let mut pos = vec![Vec3::ZERO; NPCS];
+    let mut t = 1234.5f32;
+    g.bench_function("seed linear scan", |b| {
+        b.iter(|| {
+            t += 1.0 / 60.0;
+            for (i, p) in pos.iter_mut().enumerate() {
+                let t0 = -(offset(i) as f32);
+                let local = t0 + (black_box(t) - t0).rem_euclid(DAY as f32);
+                *p = seed.position(local, t0, t0 + DAY as f32);
+            }
+        })
+    });
+    black_box(&pos);
+    g.finish();
+
+    let mut g = c.benchmark_group("timeline nearest");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2))
+        .throughput(Throughput::Elements(1000));
+    let path = Path::catmull_rom(&waypoints(), 0.5, 0.0).unwrap();
+    let queries: Vec<Vec3> = (0..1000)
+        .map(|i| {
+            let p = path.position(path.length() * ((i * 389) % 1000) as f32 / 1000.0);
+            p + Vec3::new((i % 7) as f32 - 3.0, 0.5, (i % 5) as f32 - 2.0)
+        })
+        .collect();
+    g.bench_function("1000 waypoints", |b| {
+        b.iter(|| {
+            for &q in &queries {
+                black_box(path.nearest(black_box(q)));
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

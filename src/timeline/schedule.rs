@@ -1,0 +1,702 @@
+//! A schedule: where along its path an NPC is at world time `t`, as a pure function of `t`.
+//!
+//! ## Keys and legs
+//! Keys `(tᵢ, dᵢ)` say "be at distance `dᵢ` along the path at time `tᵢ`" (times strictly
+//! increasing, distances in `[0, L]`). Between keys `i` and `i + 1` (leg `i`) the distance is
+//! `d(τ) = dᵢ + (dᵢ₊₁ − dᵢ)·u(x)` with `x = (τ − tᵢ)/(tᵢ₊₁ − tᵢ)`, where `u` is the leg's
+//! easing: none `u = x` (constant speed along the real arc length), ease-in `u = x²`, ease-out
+//! `u = 2x − x²`, both `u = 3x² − 2x³`. Every `u` has `u(0) = 0`, `u(1) = 1`, so arrival times
+//! are exact and the distance is continuous; the eased side starts/ends at speed 0 (peak
+//! speed 2× the leg's average for one side, 1.5× for both). Equal distances on consecutive
+//! keys make a *hold* (standing still).
+//!
+//! ## Wrap
+//! Outside `[t₀, t_N]` the local time `τ` follows [`Wrap`]: clamp (stand at the first / last
+//! key: [`NpcState::Before`] / [`NpcState::After`]), loop (`τ = t₀ + (t − t₀) mod P`, `P =
+//! t_N − t₀`: jumps back to `d₀` at each period boundary) or ping-pong (forwards then backwards
+//! with period `2P`; velocities flip on the way back).
+//!
+//! ## Crossings
+//! A key is *crossed* when the NPC's local time reaches `tᵢ`. Between world times `a` and `b`
+//! (either order), the occurrences counted are those whose world time `w` satisfies
+//! `min(a, b) < w ≤ max(a, b)`, so consecutive frames never count one twice, and replaying
+//! `b → a` reports exactly the events of `a → b` in reverse order with opposite directions.
+//! The direction is `sign(b − a)` times the schedule's own direction at the occurrence
+//! (`+1` running forwards, `−1` on the way back of a ping-pong). Per wrap mode:
+//!
+//! - clamp: key `i` occurs once, at `tᵢ`;
+//! - loop: key `i < N` at `tᵢ + kP`; the last key at `t₀ + kP`, the same instant as the first
+//!   key of the next period (reported last-key first when time runs forwards);
+//! - ping-pong: inner keys twice per `2P` (forwards at `tᵢ`, backwards at `2t_N − tᵢ`), the
+//!   last key once at each forward turn (`+1`), the first key once at each backward turn
+//!   (`−1`: the NPC arrives there walking its schedule backwards).
+//!
+//! Events are in the order they happen along the direction of travel.
+
+use super::TimelineError;
+
+/// What happens outside `[t₀, t_N]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u32)]
+pub enum Wrap {
+    /// Stand at the first key before it and at the last key after it.
+    Clamp = 0,
+    /// Repeat the schedule with period `t_N − t₀`.
+    Loop = 1,
+    /// Run forwards then backwards, period `2(t_N − t₀)`.
+    PingPong = 2,
+}
+
+impl Wrap {
+    /// The wrap mode for its C value, `None` when out of range.
+    pub fn from_u32(v: u32) -> Option<Self> {
+        match v {
+            0 => Some(Wrap::Clamp),
+            1 => Some(Wrap::Loop),
+            2 => Some(Wrap::PingPong),
+            _ => None,
+        }
+    }
+}
+
+/// Easing of one leg: which ends start or stop at zero speed (flags: 1 = in, 2 = out).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u32)]
+pub enum Ease {
+    /// Constant speed.
+    #[default]
+    None = 0,
+    /// Starts at speed 0: `u = x²`.
+    In = 1,
+    /// Stops at speed 0: `u = 2x − x²`.
+    Out = 2,
+    /// Starts and stops at speed 0: `u = 3x² − 2x³`.
+    InOut = 3,
+}
+
+impl Ease {
+    /// The easing for its C flags, `None` when out of range.
+    pub fn from_u32(v: u32) -> Option<Self> {
+        match v {
+            0 => Some(Ease::None),
+            1 => Some(Ease::In),
+            2 => Some(Ease::Out),
+            3 => Some(Ease::InOut),
+            _ => None,
+        }
+    }
+
+    /// Progress `u(x)` and its derivative `u'(x)` for `x ∈ [0, 1]`.
+    #[inline]
+    pub fn apply(self, x: f64) -> (f64, f64) {
+        match self {
+            Ease::None => (x, 1.0),
+            Ease::In => (x * x, 2.0 * x),
+            Ease::Out => (x * (2.0 - x), 2.0 - 2.0 * x),
+            Ease::InOut => (x * x * (3.0 - 2.0 * x), 6.0 * x * (1.0 - x)),
+        }
+    }
+}
+
+/// What an NPC is doing at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u32)]
+pub enum NpcState {
+    /// Before the first key (clamp wrap): standing at the first key.
+    #[default]
+    Before = 0,
+    /// On a leg between keys with different distances.
+    Moving = 1,
+    /// On a hold (consecutive keys with equal distances).
+    Holding = 2,
+    /// After the last key (clamp wrap): standing at the last key.
+    After = 3,
+}
+
+/// One key: be at `distance` along the path at `time`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Key {
+    /// World time, seconds.
+    pub time: f64,
+    /// Distance along the path, metres, in `[0, L]`.
+    pub distance: f64,
+}
+
+/// One leg's precomputed data.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Leg {
+    inv_dt: f64,
+    ease: Ease,
+    /// Sign of the path tangent the NPC faces on this leg: running forwards, backwards.
+    face: [i8; 2],
+}
+
+/// A schedule evaluated at one time.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct ScheduleSample {
+    /// Distance along the path.
+    pub distance: f64,
+    /// `d distance / d world time` (m/s, signed).
+    pub speed: f64,
+    /// `+1` or `−1`: whether the NPC faces along the path's tangent or against it.
+    pub facing: f32,
+    /// The state.
+    pub state: NpcState,
+}
+
+/// A key crossing between two times (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Crossing {
+    /// Index of the key crossed.
+    pub key: u32,
+    /// `+1` or `−1`.
+    pub direction: i32,
+}
+
+/// Borrowed columns of one schedule (used by [`Schedule`] and [`super::ScheduleSet`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KeysView<'a> {
+    pub(crate) times: &'a [f64],
+    pub(crate) distances: &'a [f64],
+    pub(crate) legs: &'a [Leg],
+    pub(crate) wrap: Wrap,
+}
+
+/// A validated schedule (see the module docs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Schedule {
+    times: Vec<f64>,
+    distances: Vec<f64>,
+    legs: Vec<Leg>,
+    wrap: Wrap,
+}
+
+/// Checks keys against a path of length `path_length` and precomputes the legs.
+pub(crate) fn build_legs(
+    keys: &[Key],
+    ease: &[Ease],
+    path_length: f64,
+) -> Result<Vec<Leg>, TimelineError> {
+    if keys.len() < 2 || !(ease.is_empty() || ease.len() == keys.len() - 1) {
+        return Err(TimelineError::BadCount);
+    }
+    if !keys
+        .iter()
+        .all(|k| k.time.is_finite() && k.distance.is_finite())
+    {
+        return Err(TimelineError::NonFinite);
+    }
+    if keys.windows(2).any(|w| w[1].time <= w[0].time)
+        || keys
+            .iter()
+            .any(|k| k.distance < 0.0 || k.distance > path_length)
+    {
+        return Err(TimelineError::InvalidKey);
+    }
+    let n = keys.len() - 1;
+    let sign = |i: usize| -> i8 {
+        let d = keys[i + 1].distance - keys[i].distance;
+        if d > 0.0 {
+            1
+        } else if d < 0.0 {
+            -1
+        } else {
+            0
+        }
+    };
+    // Facing on holds: running forwards, the direction of the last move before; backwards,
+    // the reverse of the first move after. Fallbacks: the other neighbour, then +1.
+    let mut legs = Vec::with_capacity(n);
+    for i in 0..n {
+        let before = (0..=i).rev().map(sign).find(|&s| s != 0);
+        let after = (i..n).map(sign).find(|&s| s != 0);
+        let fwd = before.or(after).unwrap_or(1);
+        let rev = after.or(before).map_or(-1, |s| -s);
+        let dt = keys[i + 1].time - keys[i].time;
+        legs.push(Leg {
+            inv_dt: 1.0 / dt,
+            ease: ease.get(i).copied().unwrap_or_default(),
+            face: [fwd, rev],
+        });
+    }
+    Ok(legs)
+}
+
+impl Schedule {
+    /// A schedule from its keys, optional per-leg easing (`ease` empty or one per leg) and
+    /// wrap mode, for a path of length `path_length`.
+    ///
+    /// Errors: fewer than 2 keys or an easing count mismatch ([`TimelineError::BadCount`]),
+    /// NaN/Inf ([`TimelineError::NonFinite`]), times not strictly increasing or a distance
+    /// outside `[0, path_length]` ([`TimelineError::InvalidKey`]).
+    pub fn new(
+        keys: &[Key],
+        ease: &[Ease],
+        wrap: Wrap,
+        path_length: f64,
+    ) -> Result<Self, TimelineError> {
+        let legs = build_legs(keys, ease, path_length)?;
+        Ok(Self {
+            times: keys.iter().map(|k| k.time).collect(),
+            distances: keys.iter().map(|k| k.distance).collect(),
+            legs,
+            wrap,
+        })
+    }
+
+    /// The seed's case: the whole path (`0 → path_length`) from `t_start` to `t_end` at
+    /// constant speed. Errors as [`Schedule::new`] (`t_end <= t_start` is
+    /// [`TimelineError::InvalidKey`]).
+    pub fn simple(
+        t_start: f64,
+        t_end: f64,
+        wrap: Wrap,
+        path_length: f64,
+    ) -> Result<Self, TimelineError> {
+        Self::new(
+            &simple_keys(t_start, t_end, path_length),
+            &[],
+            wrap,
+            path_length,
+        )
+    }
+
+    pub(crate) fn view(&self) -> KeysView<'_> {
+        KeysView {
+            times: &self.times,
+            distances: &self.distances,
+            legs: &self.legs,
+            wrap: self.wrap,
+        }
+    }
+
+    /// The keys.
+    pub fn keys(&self) -> impl Iterator<Item = Key> + '_ {
+        self.times
+            .iter()
+            .zip(&self.distances)
+            .map(|(&time, &distance)| Key { time, distance })
+    }
+
+    /// The wrap mode.
+    pub fn wrap(&self) -> Wrap {
+        self.wrap
+    }
+
+    /// Distance, speed, facing and state at world time `t` (NaN is treated as `t₀`).
+    pub fn sample(&self, t: f64) -> ScheduleSample {
+        self.view().sample(t, None)
+    }
+
+    /// [`Schedule::sample`] starting the leg search from `hint` (updated); bit-identical.
+    pub fn sample_hinted(&self, t: f64, hint: &mut usize) -> ScheduleSample {
+        self.view().sample(t, Some(hint))
+    }
+
+    /// Number of key crossings between `from` and `to` (either order), saturating.
+    pub fn crossing_count(&self, from: f64, to: f64) -> usize {
+        self.view().crossing_count(from, to)
+    }
+
+    /// Calls `f` for each key crossing between `from` and `to` in order of occurrence, until
+    /// `f` returns `false`.
+    pub fn for_each_crossing(&self, from: f64, to: f64, f: impl FnMut(Crossing) -> bool) {
+        self.view().for_each_crossing(from, to, f);
+    }
+}
+
+/// The keys of [`Schedule::simple`].
+pub(crate) fn simple_keys(t_start: f64, t_end: f64, path_length: f64) -> [Key; 2] {
+    [
+        Key {
+            time: t_start,
+            distance: 0.0,
+        },
+        Key {
+            time: t_end,
+            distance: path_length,
+        },
+    ]
+}
+
+/// `x mod m` in `[0, m]` for `m > 0`, without libm (`fmod` and `floor` are function calls on
+/// baseline x86-64): `q = ⌊x/m⌋` by truncation, `r = x − q·m`, corrected by one period when
+/// rounding puts it outside. Deterministic: the same `x` always gives the same bits.
+#[inline]
+fn wrap_mod(x: f64, m: f64) -> f64 {
+    let q = x / m;
+    let q = if q.abs() < 4.0e15 {
+        let i = q as i64 as f64;
+        if i > q {
+            i - 1.0
+        } else {
+            i
+        }
+    } else {
+        q
+    };
+    let r = x - q * m;
+    let r = if r < 0.0 {
+        r + m
+    } else if r >= m {
+        r - m
+    } else {
+        r
+    };
+    r.clamp(0.0, m)
+}
+
+/// One kind of key occurrence within a period: offset from `t₀`, key, direction.
+#[derive(Clone, Copy, Debug)]
+struct Occurrence {
+    offset: f64,
+    key: u32,
+    phase: i32,
+}
+
+impl Leg {
+    /// The leg's easing.
+    pub(crate) fn ease(&self) -> Ease {
+        self.ease
+    }
+}
+
+impl KeysView<'_> {
+    #[inline]
+    fn t0(&self) -> f64 {
+        self.times[0]
+    }
+
+    #[inline]
+    fn span(&self) -> f64 {
+        self.times[self.times.len() - 1] - self.times[0]
+    }
+
+    /// The leg holding local time `tau` (last `i` with `tᵢ ≤ τ`, at most `N − 1`).
+    #[inline]
+    fn leg_of(&self, tau: f64, hint: Option<&mut usize>) -> usize {
+        let last = self.legs.len() - 1;
+        let ts = self.times;
+        match hint {
+            None => ts
+                .partition_point(|&x| x <= tau)
+                .saturating_sub(1)
+                .min(last),
+            Some(h) => {
+                let mut i = (*h).min(last);
+                // Walk to the same answer as the binary search: ts[i] <= τ < ts[i+1] or an end.
+                let mut steps = 0;
+                while i > 0 && ts[i] > tau && steps < 8 {
+                    i -= 1;
+                    steps += 1;
+                }
+                while i < last && ts[i + 1] <= tau && steps < 8 {
+                    i += 1;
+                    steps += 1;
+                }
+                let ok = (i == 0 || ts[i] <= tau) && (i == last || ts[i + 1] > tau);
+                if !ok {
+                    i = ts
+                        .partition_point(|&x| x <= tau)
+                        .saturating_sub(1)
+                        .min(last);
+                }
+                *h = i;
+                i
+            }
+        }
+    }
+
+    /// See [`Schedule::sample`].
+    #[inline]
+    pub(crate) fn sample(&self, t: f64, hint: Option<&mut usize>) -> ScheduleSample {
+        let t0 = self.t0();
+        let n = self.times.len() - 1;
+        let t = if t.is_nan() { t0 } else { t };
+        let span = self.span();
+        // Local time and the schedule's direction (+1 forwards, −1 on a ping-pong's way back).
+        let (tau, dir) = match self.wrap {
+            Wrap::Clamp => {
+                if t < t0 {
+                    return self.standing(0, self.legs[0].face[0], NpcState::Before);
+                }
+                if t > self.times[n] {
+                    return self.standing(n, self.legs[n - 1].face[0], NpcState::After);
+                }
+                (t, 1.0)
+            }
+            Wrap::Loop => (t0 + wrap_mod(t - t0, span), 1.0),
+            Wrap::PingPong => {
+                let phi = wrap_mod(t - t0, 2.0 * span);
+                if phi <= span {
+                    (t0 + phi, 1.0)
+                } else {
+                    (t0 + (2.0 * span - phi), -1.0)
+                }
+            }
+        };
+        let i = self.leg_of(tau, hint);
+        let leg = &self.legs[i];
+        let x = ((tau - self.times[i]) * leg.inv_dt).clamp(0.0, 1.0);
+        let (u, du) = leg.ease.apply(x);
+        let (d0, d1) = (self.distances[i], self.distances[i + 1]);
+        let delta = d1 - d0;
+        let state = if delta == 0.0 {
+            NpcState::Holding
+        } else {
+            NpcState::Moving
+        };
+        ScheduleSample {
+            distance: d0 + delta * u,
+            speed: dir * delta * du * leg.inv_dt,
+            facing: leg.face[(dir < 0.0) as usize] as f32,
+            state,
+        }
+    }
+
+    #[inline]
+    fn standing(&self, key: usize, face: i8, state: NpcState) -> ScheduleSample {
+        ScheduleSample {
+            distance: self.distances[key],
+            speed: 0.0,
+            facing: face as f32,
+            state,
+        }
+    }
+
+    /// Occurrences per period (period `None` = clamp: one pass).
+    fn occurrence_count(&self) -> usize {
+        let n = self.times.len() - 1;
+        match self.wrap {
+            Wrap::Clamp | Wrap::Loop => n + 1,
+            Wrap::PingPong => 2 * n,
+        }
+    }
+
+    /// Occurrence `j` of a period, in increasing offset (ties in order of occurrence).
+    #[inline]
+    fn occurrence(&self, j: usize) -> Occurrence {
+        let n = self.times.len() - 1;
+        let t0 = self.t0();
+        let off = |k: usize| self.times[k] - t0;
+        let occ = |offset: f64, key: usize, phase: i32| Occurrence {
+            offset,
+            key: key as u32,
+            phase,
+        };
+        match self.wrap {
+            Wrap::Clamp => occ(off(j), j, 1),
+            // Last key first at offset 0: it ends the previous period at the same instant.
+            Wrap::Loop => {
+                if j == 0 {
+                    occ(0.0, n, 1)
+                } else {
+                    occ(off(j - 1), j - 1, 1)
+                }
+            }
+            Wrap::PingPong => {
+                let span = self.span();
+                if j == 0 {
+                    occ(0.0, 0, -1)
+                } else if j <= n {
+                    occ(off(j), j, 1)
+                } else {
+                    let k = 2 * n - j;
+                    occ(2.0 * span - off(k), k, -1)
+                }
+            }
+        }
+    }
+
+    /// The period and the range of period indices that can hold occurrences in `(lo, hi]`.
+    fn periods(&self, lo: f64, hi: f64) -> (f64, i64, i64) {
+        let period = match self.wrap {
+            Wrap::Clamp => return (0.0, 0, 0),
+            Wrap::Loop => self.span(),
+            Wrap::PingPong => 2.0 * self.span(),
+        };
+        const LIM: f64 = 9.0e15;
+        let t0 = self.t0();
+        let a = ((lo - t0) / period).floor().clamp(-LIM, LIM) as i64 - 1;
+        let b = ((hi - t0) / period).floor().clamp(-LIM, LIM) as i64 + 1;
+        (period, a, b)
+    }
+
+    /// World time of occurrence `o` in period `m` (one expression used everywhere).
+    #[inline]
+    fn world_time(&self, o: &Occurrence, period: f64, m: i64) -> f64 {
+        self.t0() + (m as f64 * period + o.offset)
+    }
+
+    /// See [`Schedule::crossing_count`].
+    pub(crate) fn crossing_count(&self, from: f64, to: f64) -> usize {
+        if from.is_nan() || to.is_nan() || from == to {
+            return 0;
+        }
+        let (lo, hi) = (from.min(to), from.max(to));
+        let (period, a, b) = self.periods(lo, hi);
+        let occ = self.occurrence_count();
+        let count_in = |m: i64| -> usize {
+            (0..occ)
+                .filter(|&j| {
+                    let w = self.world_time(&self.occurrence(j), period, m);
+                    lo < w && w <= hi
+                })
+                .count()
+        };
+        if b - a <= 8 {
+            return (a..=b).map(count_in).fold(0usize, usize::saturating_add);
+        }
+        // Whole periods in the middle hold every occurrence; check the three at each end.
+        let ends = (a..a + 3)
+            .chain(b - 2..=b)
+            .map(count_in)
+            .fold(0usize, usize::saturating_add);
+        let middle = ((b - a + 1 - 6) as u64).saturating_mul(occ as u64);
+        ends.saturating_add(usize::try_from(middle).unwrap_or(usize::MAX))
+    }
+
+    /// See [`Schedule::for_each_crossing`].
+    pub(crate) fn for_each_crossing(
+        &self,
+        from: f64,
+        to: f64,
+        mut f: impl FnMut(Crossing) -> bool,
+    ) {
+        if from.is_nan() || to.is_nan() || from == to {
+            return;
+        }
+        let forward = to > from;
+        let sign = if forward { 1 } else { -1 };
+        let (lo, hi) = (from.min(to), from.max(to));
+        let (period, a, b) = self.periods(lo, hi);
+        let occ = self.occurrence_count();
+        let mut visit = |m: i64, j: usize| -> bool {
+            let o = self.occurrence(j);
+            let w = self.world_time(&o, period, m);
+            if lo < w && w <= hi {
+                return f(Crossing {
+                    key: o.key,
+                    direction: o.phase * sign,
+                });
+            }
+            true
+        };
+        if forward {
+            for m in a..=b {
+                for j in 0..occ {
+                    if !visit(m, j) {
+                        return;
+                    }
+                }
+            }
+        } else {
+            for m in (a..=b).rev() {
+                for j in (0..occ).rev() {
+                    if !visit(m, j) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(k: &[(f64, f64)]) -> Vec<Key> {
+        k.iter()
+            .map(|&(time, distance)| Key { time, distance })
+            .collect()
+    }
+
+    #[test]
+    fn holds_and_facing() {
+        let s = Schedule::new(
+            &keys(&[(0.0, 0.0), (10.0, 5.0), (20.0, 5.0), (30.0, 2.0)]),
+            &[],
+            Wrap::Clamp,
+            5.0,
+        )
+        .unwrap();
+        let a = s.sample(15.0);
+        assert_eq!(a.state, NpcState::Holding);
+        assert_eq!(a.distance, 5.0);
+        assert_eq!(a.speed, 0.0);
+        assert_eq!(a.facing, 1.0);
+        let b = s.sample(25.0);
+        assert_eq!(b.state, NpcState::Moving);
+        assert_eq!(b.facing, -1.0);
+        assert!((b.speed + 0.3).abs() < 1e-12);
+        assert_eq!(s.sample(-1.0).state, NpcState::Before);
+        assert_eq!(s.sample(31.0).state, NpcState::After);
+        assert_eq!(s.sample(31.0).distance, 2.0);
+    }
+
+    #[test]
+    fn bad_keys_are_rejected() {
+        let l = 10.0;
+        let e = |k: &[(f64, f64)]| Schedule::new(&keys(k), &[], Wrap::Clamp, l).err();
+        assert_eq!(e(&[(0.0, 0.0)]), Some(TimelineError::BadCount));
+        assert_eq!(
+            e(&[(0.0, 0.0), (0.0, 1.0)]),
+            Some(TimelineError::InvalidKey)
+        );
+        assert_eq!(
+            e(&[(1.0, 0.0), (0.0, 1.0)]),
+            Some(TimelineError::InvalidKey)
+        );
+        assert_eq!(
+            e(&[(0.0, 0.0), (1.0, 11.0)]),
+            Some(TimelineError::InvalidKey)
+        );
+        assert_eq!(
+            e(&[(0.0, -0.5), (1.0, 1.0)]),
+            Some(TimelineError::InvalidKey)
+        );
+        assert_eq!(
+            e(&[(0.0, 0.0), (f64::NAN, 1.0)]),
+            Some(TimelineError::NonFinite)
+        );
+        assert_eq!(
+            Schedule::simple(3.0, 3.0, Wrap::Loop, l).err(),
+            Some(TimelineError::InvalidKey)
+        );
+    }
+
+    #[test]
+    fn wrap_mod_matches_rem_euclid_within_rounding() {
+        for &(x, m) in &[
+            (5.0, 3.0),
+            (-5.0, 3.0),
+            (0.0, 2.0),
+            (1e9 + 0.25, 600.0),
+            (-7.5, 2.5),
+        ] {
+            let a = wrap_mod(x, m);
+            let b = f64::rem_euclid(x, m);
+            assert!((0.0..=m).contains(&a));
+            assert!((a - b).abs() < 1e-9 * (1.0 + x.abs()) || (a - b).abs() > m * 0.999);
+        }
+    }
+
+    #[test]
+    fn loop_boundary_reports_last_then_first() {
+        let s = Schedule::simple(0.0, 10.0, Wrap::Loop, 4.0).unwrap();
+        let mut v = Vec::new();
+        s.for_each_crossing(5.0, 15.0, |c| {
+            v.push((c.key, c.direction));
+            true
+        });
+        assert_eq!(v, vec![(1, 1), (0, 1)]);
+        let mut r = Vec::new();
+        s.for_each_crossing(15.0, 5.0, |c| {
+            r.push((c.key, c.direction));
+            true
+        });
+        assert_eq!(r, vec![(0, -1), (1, -1)]);
+        assert_eq!(s.crossing_count(5.0, 15.0), 2);
+    }
+}

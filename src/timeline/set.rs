@@ -1,0 +1,280 @@
+//! A schedule set: many NPCs, each with a schedule on a shared path, evaluated in one call.
+//!
+//! Structure of arrays: per NPC a path index, a key range, a leg range and a wrap mode; the
+//! keys and legs of all NPCs live in flat columns. Evaluation walks the NPCs in chunks of 64
+//! (schedules, then table searches, then curves, over small stack arrays) and hands each
+//! result to a caller sink in NPC order (the FFI writes it to flat arrays): no allocation.
+//!
+//! Coherent queries: [`ScheduleSet::evaluate_hinted`] takes two caller-owned `u32` per NPC
+//! (the leg found last time, the arc-length interval found last time) and starts both
+//! searches there. Results are bit-identical to the stateless [`ScheduleSet::evaluate`]; the
+//! set itself is never written, so any number of threads may evaluate it at once.
+
+use super::schedule::{build_legs, simple_keys, Crossing, Ease, Key, KeysView, Leg};
+use super::{NpcState, Path, Schedule, ScheduleSample, TimelineError, Wrap};
+use crate::curve::CurveParam;
+use glam::Vec3;
+
+/// NPCs per pass of the batch loop (see `ScheduleSet::run`).
+const CHUNK: usize = 64;
+
+/// Position, facing and velocity of one NPC from its schedule sample and curve parameter.
+#[inline]
+fn finish(path: &Path, s: &ScheduleSample, param: CurveParam) -> NpcSample {
+    let (position, tangent) = path.sample_param(param, s.distance as f32);
+    NpcSample {
+        position,
+        forward: tangent * s.facing,
+        velocity: tangent * s.speed as f32,
+        state: s.state,
+    }
+}
+
+/// The world time of each NPC for one evaluation.
+#[derive(Clone, Copy, Debug)]
+pub enum Times<'a> {
+    /// Every NPC at the same time.
+    One(f64),
+    /// `times[i]` for NPC `i` (at least one per NPC).
+    PerNpc(&'a [f64]),
+}
+
+/// One NPC at one time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NpcSample {
+    /// Position on the path.
+    pub position: Vec3,
+    /// Unit facing: the path tangent, reversed when walking the path backwards (on holds and
+    /// when standing: the direction of the last move; see [`ScheduleSample::facing`]).
+    pub forward: Vec3,
+    /// Velocity in m/s (zero when holding or standing).
+    pub velocity: Vec3,
+    /// The state.
+    pub state: NpcState,
+}
+
+/// Many NPCs with their schedules on shared paths (see the module docs).
+#[derive(Clone, Debug, Default)]
+pub struct ScheduleSet {
+    paths: Vec<Path>,
+    npc_path: Vec<u32>,
+    npc_wrap: Vec<Wrap>,
+    /// NPC `i`'s keys are `key_*[npc_key[i]..npc_key[i + 1]]`, its legs
+    /// `legs[npc_key[i] - i..npc_key[i + 1] - i - 1]`.
+    npc_key: Vec<u32>,
+    key_time: Vec<f64>,
+    key_distance: Vec<f64>,
+    legs: Vec<Leg>,
+}
+
+impl ScheduleSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        Self {
+            npc_key: vec![0],
+            ..Self::default()
+        }
+    }
+
+    /// Adds a copy of `path`; returns its index.
+    pub fn add_path(&mut self, path: Path) -> u32 {
+        self.paths.push(path);
+        (self.paths.len() - 1) as u32
+    }
+
+    /// Path `index`, if any.
+    pub fn path(&self, index: u32) -> Option<&Path> {
+        self.paths.get(index as usize)
+    }
+
+    /// Number of paths.
+    pub fn path_count(&self) -> usize {
+        self.paths.len()
+    }
+
+    /// Number of NPCs.
+    pub fn npc_count(&self) -> usize {
+        self.npc_path.len()
+    }
+
+    /// Adds an NPC following `keys` (with optional per-leg `ease`) on path `path_index`;
+    /// returns its index. Errors as [`Schedule::new`], or [`TimelineError::OutOfRange`].
+    pub fn add_npc(
+        &mut self,
+        path_index: u32,
+        keys: &[Key],
+        ease: &[Ease],
+        wrap: Wrap,
+    ) -> Result<u32, TimelineError> {
+        let path = self
+            .paths
+            .get(path_index as usize)
+            .ok_or(TimelineError::OutOfRange)?;
+        let legs = build_legs(keys, ease, path.length() as f64)?;
+        if self.key_time.len() + keys.len() > u32::MAX as usize {
+            return Err(TimelineError::BadCount);
+        }
+        self.npc_path.push(path_index);
+        self.npc_wrap.push(wrap);
+        self.key_time.extend(keys.iter().map(|k| k.time));
+        self.key_distance.extend(keys.iter().map(|k| k.distance));
+        self.legs.extend(legs);
+        self.npc_key.push(self.key_time.len() as u32);
+        Ok((self.npc_path.len() - 1) as u32)
+    }
+
+    /// Adds an NPC walking the whole path from `t_start` to `t_end` at constant speed.
+    pub fn add_npc_simple(
+        &mut self,
+        path_index: u32,
+        t_start: f64,
+        t_end: f64,
+        wrap: Wrap,
+    ) -> Result<u32, TimelineError> {
+        let len = self
+            .paths
+            .get(path_index as usize)
+            .ok_or(TimelineError::OutOfRange)?
+            .length() as f64;
+        self.add_npc(path_index, &simple_keys(t_start, t_end, len), &[], wrap)
+    }
+
+    /// Adds an NPC with an existing schedule (checked against the path's length).
+    pub fn add_schedule(&mut self, path_index: u32, s: &Schedule) -> Result<u32, TimelineError> {
+        let keys: Vec<Key> = s.keys().collect();
+        let v = s.view();
+        let ease: Vec<Ease> = v.legs.iter().map(|l| l.ease()).collect();
+        self.add_npc(path_index, &keys, &ease, s.wrap())
+    }
+
+    #[inline]
+    fn view(&self, npc: usize) -> KeysView<'_> {
+        let (a, b) = (self.npc_key[npc] as usize, self.npc_key[npc + 1] as usize);
+        KeysView {
+            times: &self.key_time[a..b],
+            distances: &self.key_distance[a..b],
+            legs: &self.legs[a - npc..b - npc - 1],
+            wrap: self.npc_wrap[npc],
+        }
+    }
+
+    /// NPC `npc`'s schedule at time `t` (distance, speed, facing, state).
+    pub fn schedule_sample(&self, npc: usize, t: f64) -> Option<ScheduleSample> {
+        (npc < self.npc_count()).then(|| self.view(npc).sample(t, None))
+    }
+
+    /// NPC `npc` at world time `t`, or `None` if there is no such NPC.
+    pub fn sample(&self, npc: usize, t: f64) -> Option<NpcSample> {
+        (npc < self.npc_count()).then(|| {
+            let path = &self.paths[self.npc_path[npc] as usize];
+            let s = self.view(npc).sample(t, None);
+            finish(path, &s, path.param_at(s.distance as f32))
+        })
+    }
+
+    /// The batch loop: NPCs in chunks of [`CHUNK`], each chunk in three passes (schedules,
+    /// then table searches, then curve evaluation) over small stack arrays, so the
+    /// out-of-order core overlaps many NPCs' short dependency chains instead of walking one
+    /// long chain per NPC. Every NPC goes through exactly the functions of
+    /// [`ScheduleSet::sample`]: results are bit-identical to it.
+    #[inline]
+    fn run(
+        &self,
+        times: Times<'_>,
+        mut hints: Option<&mut [u32]>,
+        mut sink: impl FnMut(usize, &NpcSample),
+    ) {
+        let n = self.npc_count();
+        if let Times::PerNpc(ts) = times {
+            assert!(ts.len() >= n, "one time per NPC");
+        }
+        if let Some(h) = hints.as_deref() {
+            assert!(h.len() >= 2 * n, "two hints per NPC");
+        }
+        let mut sched = [ScheduleSample::default(); CHUNK];
+        let mut params = [CurveParam { segment: 0, t: 0.0 }; CHUNK];
+        let mut start = 0;
+        while start < n {
+            let m = CHUNK.min(n - start);
+            for (j, out) in sched[..m].iter_mut().enumerate() {
+                let npc = start + j;
+                let t = match times {
+                    Times::One(t) => t,
+                    Times::PerNpc(ts) => ts[npc],
+                };
+                let view = self.view(npc);
+                *out = match hints.as_deref_mut() {
+                    None => view.sample(t, None),
+                    Some(h) => {
+                        let mut leg = h[2 * npc] as usize;
+                        let s = view.sample(t, Some(&mut leg));
+                        h[2 * npc] = leg as u32;
+                        s
+                    }
+                };
+            }
+            for (j, (out, s)) in params[..m].iter_mut().zip(&sched[..m]).enumerate() {
+                let npc = start + j;
+                let path = &self.paths[self.npc_path[npc] as usize];
+                *out = match hints.as_deref_mut() {
+                    None => path.param_at(s.distance as f32),
+                    Some(h) => {
+                        let mut iv = h[2 * npc + 1] as usize;
+                        let p = path.param_at_hinted(s.distance as f32, &mut iv);
+                        h[2 * npc + 1] = iv.min(u32::MAX as usize) as u32;
+                        p
+                    }
+                };
+            }
+            for (j, (s, p)) in sched[..m].iter().zip(&params[..m]).enumerate() {
+                let npc = start + j;
+                let path = &self.paths[self.npc_path[npc] as usize];
+                sink(npc, &finish(path, s, *p));
+            }
+            start += m;
+        }
+    }
+
+    /// Evaluates every NPC at `times`, calling `sink(npc, sample)` in NPC order.
+    /// Panics if `Times::PerNpc` holds fewer times than NPCs.
+    #[inline]
+    pub fn evaluate(&self, times: Times<'_>, sink: impl FnMut(usize, &NpcSample)) {
+        self.run(times, None, sink);
+    }
+
+    /// [`ScheduleSet::evaluate`] with two caller-owned hints per NPC (`hints.len() ≥ 2 ×
+    /// npc_count`; any values are safe, zeros to start): bit-identical results, faster for
+    /// times that move little between calls. Panics if `hints` or `times` is too short.
+    #[inline]
+    pub fn evaluate_hinted(
+        &self,
+        times: Times<'_>,
+        hints: &mut [u32],
+        sink: impl FnMut(usize, &NpcSample),
+    ) {
+        self.run(times, Some(hints), sink);
+    }
+
+    /// Total key crossings of every NPC between `from` and `to` (saturating).
+    pub fn crossing_count(&self, from: f64, to: f64) -> usize {
+        (0..self.npc_count())
+            .map(|i| self.view(i).crossing_count(from, to))
+            .fold(0, usize::saturating_add)
+    }
+
+    /// Calls `f(npc, crossing)` for every key crossing between `from` and `to` (either order),
+    /// NPC by NPC, each in order of occurrence (see [`crate::timeline::Schedule`]'s module
+    /// docs for the semantics), until `f` returns `false`.
+    pub fn for_each_crossing(&self, from: f64, to: f64, mut f: impl FnMut(u32, Crossing) -> bool) {
+        let mut go = true;
+        for npc in 0..self.npc_count() {
+            self.view(npc).for_each_crossing(from, to, |c| {
+                go = f(npc as u32, c);
+                go
+            });
+            if !go {
+                return;
+            }
+        }
+    }
+}
