@@ -32,12 +32,267 @@ namespace Wayfarer.Native
         // Samples the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
         // parameters `ts` (clamped to [0, 1]). Writes `count` positions to `out_positions` and, if
         // `out_derivatives` is not NULL, `count` first derivatives to it; both capacities are in
-        // points.
+        // points. Uses the SIMD batch path (`HermiteSegment::sample`), bit-identical to the scalar one.
         //
         // # Safety
         // Pointers must be NULL or valid for the counts given; outputs must not overlap inputs.
         [DllImport(__DllName, EntryPoint = "wf_hermite_segment_sample", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_hermite_segment_sample(float* p0, float* p1, float* m0, float* m1, float* ts, UIntPtr count, float* out_positions, UIntPtr out_positions_capacity, float* out_derivatives, UIntPtr out_derivatives_capacity);
+
+        // Samples the Hermite spline through `points` with velocities `tangents` (one per point,
+        // `tangent_count == point_count >= 2`): `sample_count >= 2` points, both ends included,
+        // spread by `spacing` (`WF_SPACING_PARAMETER` or `WF_SPACING_ARC_LENGTH`).
+        //
+        // # Safety
+        // Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+        [DllImport(__DllName, EntryPoint = "wf_hermite_spline_sample", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_hermite_spline_sample(float* points, UIntPtr point_count, float* tangents, UIntPtr tangent_count, UIntPtr sample_count, uint spacing, float* out_positions, UIntPtr out_capacity);
+
+        // Samples the Catmull-Rom spline through `points` (`>= 2`) with knot exponent `alpha` (0
+        // uniform, 0.5 centripetal, 1 chordal) and `tension` (both in [0, 1]): `sample_count >= 2`
+        // points, both ends included, spread by `spacing`. Duplicate points are allowed.
+        //
+        // # Safety
+        // Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+        [DllImport(__DllName, EntryPoint = "wf_catmull_rom_sample", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_catmull_rom_sample(float* points, UIntPtr point_count, float alpha, float tension, UIntPtr sample_count, uint spacing, float* out_positions, UIntPtr out_capacity);
+
+        // Samples the polyline through `points` (`>= 2`): `sample_count >= 2` points, both ends
+        // included, spread by `spacing` (parameter spacing is even per segment).
+        //
+        // # Safety
+        // Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+        [DllImport(__DllName, EntryPoint = "wf_polyline_sample", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_polyline_sample(float* points, UIntPtr point_count, UIntPtr sample_count, uint spacing, float* out_positions, UIntPtr out_capacity);
+
+        // Samples the Bézier curve of degree `control_count - 1` (1..=64): `sample_count >= 2`
+        // points, both ends included, spread by `spacing`. With `WF_SPACING_PARAMETER` sample `i` is
+        // at `t = i / (sample_count - 1)`: unlike the paper's `GetBezierList(points, count)`, which
+        // samples `t = i / count` for `i = 1..count` and skips `t = 0`, the start point is included.
+        //
+        // # Safety
+        // Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+        [DllImport(__DllName, EntryPoint = "wf_bezier_sample", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_bezier_sample(float* control_points, UIntPtr control_count, UIntPtr sample_count, uint spacing, float* out_positions, UIntPtr out_capacity);
+
+        // Evaluates the Bézier curve of degree `control_count - 1` (1..=64) at `count` parameters
+        // `ts` (clamped to [0, 1]): positions to `out_positions` and, if `out_derivatives` is not
+        // NULL, first derivatives d/dt to it (capacities in points).
+        //
+        // # Safety
+        // Pointers must be NULL or valid for their counts; outputs must not overlap inputs.
+        [DllImport(__DllName, EntryPoint = "wf_bezier_eval", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_bezier_eval(float* control_points, UIntPtr control_count, float* ts, UIntPtr count, float* out_positions, UIntPtr out_positions_capacity, float* out_derivatives, UIntPtr out_derivatives_capacity);
+
+        // Samples a chain of Bézier pieces joined end to end. Shared end points are given once:
+        // piece `k` has degree `degrees[k]` (1..=64) and `control_count == 1 + sum(degrees)`.
+        // Writes `sample_count >= 2` points, both ends included, spread by `spacing` (parameter
+        // spacing gives every piece the same share of samples).
+        //
+        // # Safety
+        // Pointers must be NULL or valid for their counts; the output must not overlap inputs.
+        [DllImport(__DllName, EntryPoint = "wf_bezier_chain_sample", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_bezier_chain_sample(float* control_points, UIntPtr control_count, uint* degrees, UIntPtr piece_count, UIntPtr sample_count, uint spacing, float* out_positions, UIntPtr out_capacity);
+
+        // The exact trajectory of a projectile thrown from `start` with `velocity` under gravity
+        // `(0, -gravity, 0)` (`gravity > 0`), bouncing `bounces` times on the plane `y = ground_y`
+        // with `restitution` in [0, 1], as a chain of `bounces + 1` quadratic Béziers. Writes
+        // `1 + 2 * (bounces + 1)` control points (shared end points once, as
+        // `wf_bezier_chain_sample` takes them, every degree 2) and, if `out_count` is not NULL, that
+        // number to `*out_count`. `start` must not be below the ground. With `restitution = 0`, or a
+        // start on the ground moving down, arcs of zero duration are three copies of one point.
+        //
+        // # Safety
+        // Pointers must be NULL or valid (3 floats for `start` and `velocity`, `out_capacity`
+        // points for the output, one `size_t` for `out_count`).
+        [DllImport(__DllName, EntryPoint = "wf_ballistic_bezier", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_ballistic_bezier(float* start, float* velocity, float gravity, float ground_y, float restitution, uint bounces, float* out_control_points, UIntPtr out_capacity, UIntPtr* out_count);
+
+        // Total arc length of the Hermite spline (as `wf_hermite_spline_sample`) to `*out_length`.
+        //
+        // # Safety
+        // Pointers must be NULL or valid for their counts; `out_length` must be valid.
+        [DllImport(__DllName, EntryPoint = "wf_hermite_spline_length", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_hermite_spline_length(float* points, UIntPtr point_count, float* tangents, UIntPtr tangent_count, float* out_length);
+
+        // Total arc length of the Catmull-Rom spline (as `wf_catmull_rom_sample`) to `*out_length`.
+        //
+        // # Safety
+        // Pointers must be NULL or valid for their counts; `out_length` must be valid.
+        [DllImport(__DllName, EntryPoint = "wf_catmull_rom_length", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_catmull_rom_length(float* points, UIntPtr point_count, float alpha, float tension, float* out_length);
+
+        // Total length of the polyline through `points` (`>= 2`) to `*out_length`.
+        //
+        // # Safety
+        // Pointers must be NULL or valid for their counts; `out_length` must be valid.
+        [DllImport(__DllName, EntryPoint = "wf_polyline_length", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_polyline_length(float* points, UIntPtr point_count, float* out_length);
+
+        // Total arc length of the Bézier chain (as `wf_bezier_chain_sample`) to `*out_length`.
+        //
+        // # Safety
+        // Pointers must be NULL or valid for their counts; `out_length` must be valid.
+        [DllImport(__DllName, EntryPoint = "wf_bezier_chain_length", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_bezier_chain_length(float* control_points, UIntPtr control_count, uint* degrees, UIntPtr piece_count, float* out_length);
+
+        // A path along the polyline through `point_count` (≥ 2) points; consecutive duplicates are
+        // skipped, all-equal points give a path of length 0. Writes the new handle to `*out_path`.
+        //
+        // # Safety
+        // Pointers must be NULL or valid for the counts given.
+        [DllImport(__DllName, EntryPoint = "wf_path_new_polyline", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_path_new_polyline(float* points, UIntPtr point_count, IntPtr* out_path);
+
+        // A path along the Hermite spline through `point_count` (≥ 2) points with one tangent
+        // (velocity) per point (`tangent_count == point_count`).
+        //
+        // # Safety
+        // Pointers must be NULL or valid for the counts given.
+        [DllImport(__DllName, EntryPoint = "wf_path_new_hermite", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_path_new_hermite(float* points, UIntPtr point_count, float* tangents, UIntPtr tangent_count, IntPtr* out_path);
+
+        // A path along the Catmull-Rom spline through `point_count` (≥ 2) points; `alpha` and
+        // `tension` in [0, 1].
+        //
+        // # Safety
+        // Pointers must be NULL or valid for the counts given.
+        [DllImport(__DllName, EntryPoint = "wf_path_new_catmull_rom", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_path_new_catmull_rom(float* points, UIntPtr point_count, float alpha, float tension, IntPtr* out_path);
+
+        // A path along a chain of `piece_count` Bézier pieces of the given degrees (1..=64) sharing
+        // end points: `control_count == 1 + sum(degrees)`.
+        //
+        // # Safety
+        // Pointers must be NULL or valid for the counts given.
+        [DllImport(__DllName, EntryPoint = "wf_path_new_bezier_chain", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_path_new_bezier_chain(float* control_points, UIntPtr control_count, uint* degrees, UIntPtr piece_count, IntPtr* out_path);
+
+        // Frees a path (NULL is a no-op).
+        //
+        // # Safety
+        // `path` must be NULL or a live handle from `wf_path_new_*`, freed once.
+        [DllImport(__DllName, EntryPoint = "wf_path_free", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void wf_path_free(IntPtr path);
+
+        // The path's total arc length.
+        //
+        // # Safety
+        // `path` must be NULL or live; `out_length` NULL or valid for one write.
+        [DllImport(__DllName, EntryPoint = "wf_path_length", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_path_length(IntPtr path, float* out_length);
+
+        // Position and unit forward at each of `count` distances (clamped to [0, length]). The
+        // forward is finite everywhere (zero-speed points use the local chord, then +Z).
+        // `out_forwards` may be NULL.
+        //
+        // # Safety
+        // Pointers must be NULL or valid for the counts given; outputs must not overlap inputs.
+        [DllImport(__DllName, EntryPoint = "wf_path_sample", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_path_sample(IntPtr path, float* distances, UIntPtr count, float* out_positions, UIntPtr out_positions_capacity, float* out_forwards, UIntPtr out_forwards_capacity);
+
+        // The global nearest point of the path to each of `count` query points: its distance along
+        // the path (`out_distances`, capacity in elements) and the point itself (`out_points`,
+        // capacity in points, may be NULL). The distance found exceeds the true minimum by at most
+        // 1e-7 × the path's size.
+        //
+        // # Safety
+        // Pointers must be NULL or valid for the counts given; outputs must not overlap inputs.
+        [DllImport(__DllName, EntryPoint = "wf_path_nearest", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_path_nearest(IntPtr path, float* query_points, UIntPtr count, float* out_distances, UIntPtr out_distances_capacity, float* out_points, UIntPtr out_points_capacity);
+
+        // A new, empty schedule set written to `*out_set`.
+        //
+        // # Safety
+        // `out_set` must be NULL or valid for one write.
+        [DllImport(__DllName, EntryPoint = "wf_schedule_set_new", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_schedule_set_new(IntPtr* out_set);
+
+        // Frees a schedule set (NULL is a no-op).
+        //
+        // # Safety
+        // `set` must be NULL or a live handle from `wf_schedule_set_new`, freed once.
+        [DllImport(__DllName, EntryPoint = "wf_schedule_set_free", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void wf_schedule_set_free(IntPtr set);
+
+        // Copies `path` into the set; `*out_path_index` (may be NULL) receives its index.
+        //
+        // # Safety
+        // Handles must be NULL or live; `set` not used by another thread during the call.
+        [DllImport(__DllName, EntryPoint = "wf_schedule_set_add_path", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_schedule_set_add_path(IntPtr set, IntPtr path, uint* out_path_index);
+
+        // Adds an NPC on path `path_index`: be at `distances[i]` (in [0, path length]) at
+        // `times[i]` (strictly increasing), `key_count ≥ 2`; equal consecutive distances are a hold.
+        // `leg_ease`: NULL/0 or `key_count − 1` `WfEase` flags. `wrap`: a `WfWrap`. `*out_npc` (may
+        // be NULL) receives the NPC's index.
+        //
+        // # Safety
+        // Pointers must be NULL or valid for the counts given; `set` used by no other thread.
+        [DllImport(__DllName, EntryPoint = "wf_schedule_set_add_npc", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_schedule_set_add_npc(IntPtr set, uint path_index, double* times, float* distances, UIntPtr key_count, uint* leg_ease, UIntPtr leg_ease_count, uint wrap, uint* out_npc);
+
+        // Adds an NPC walking the whole of path `path_index` from `t_start` to `t_end` (`t_end >
+        // t_start`) at constant speed along its arc length (the seed's case). `*out_npc` may be NULL.
+        //
+        // # Safety
+        // Handles must be NULL or live; `set` used by no other thread.
+        [DllImport(__DllName, EntryPoint = "wf_schedule_set_add_npc_simple", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_schedule_set_add_npc_simple(IntPtr set, uint path_index, double t_start, double t_end, uint wrap, uint* out_npc);
+
+        // Number of NPCs in the set.
+        //
+        // # Safety
+        // `set` must be NULL or live; `out_count` NULL or valid for one write.
+        [DllImport(__DllName, EntryPoint = "wf_schedule_set_npc_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_schedule_set_npc_count(IntPtr set, UIntPtr* out_count);
+
+        // Evaluates every NPC at world time `time`: positions, unit forwards (facing the direction of
+        // travel), velocities (m/s) and states (`WfNpc`). Every output may be NULL; capacities are
+        // in NPCs. A pure function of `time`: the same time gives bit-identical outputs.
+        //
+        // # Safety
+        // Pointers must be NULL or valid for the capacities given; outputs must not overlap.
+        [DllImport(__DllName, EntryPoint = "wf_schedule_set_evaluate", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_schedule_set_evaluate(IntPtr set, double time, float* out_positions, UIntPtr out_positions_capacity, float* out_forwards, UIntPtr out_forwards_capacity, float* out_velocities, UIntPtr out_velocities_capacity, uint* out_states, UIntPtr out_states_capacity);
+
+        // [`wf_schedule_set_evaluate`] with one time per NPC (`time_count == npc_count`).
+        //
+        // # Safety
+        // As [`wf_schedule_set_evaluate`]; `times` valid for `time_count` doubles.
+        [DllImport(__DllName, EntryPoint = "wf_schedule_set_evaluate_times", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_schedule_set_evaluate_times(IntPtr set, double* times, UIntPtr time_count, float* out_positions, UIntPtr out_positions_capacity, float* out_forwards, UIntPtr out_forwards_capacity, float* out_velocities, UIntPtr out_velocities_capacity, uint* out_states, UIntPtr out_states_capacity);
+
+        // [`wf_schedule_set_evaluate`] for frame-to-frame coherent times: `hints` is a caller-owned
+        // array of `hint_count ≥ 2 × npc_count` `uint32_t` (start with zeros; any value is safe),
+        // read and updated. Outputs are bit-identical to the stateless call. Keep one hint array per
+        // caller thread: the set itself is only read.
+        //
+        // # Safety
+        // As [`wf_schedule_set_evaluate`]; `hints` valid for `hint_count` reads and writes.
+        [DllImport(__DllName, EntryPoint = "wf_schedule_set_evaluate_hinted", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_schedule_set_evaluate_hinted(IntPtr set, double time, uint* hints, UIntPtr hint_count, float* out_positions, UIntPtr out_positions_capacity, float* out_forwards, UIntPtr out_forwards_capacity, float* out_velocities, UIntPtr out_velocities_capacity, uint* out_states, UIntPtr out_states_capacity);
+
+        // [`wf_schedule_set_evaluate_times`] with hints (see [`wf_schedule_set_evaluate_hinted`]).
+        //
+        // # Safety
+        // As [`wf_schedule_set_evaluate_hinted`]; `times` valid for `time_count` doubles.
+        [DllImport(__DllName, EntryPoint = "wf_schedule_set_evaluate_times_hinted", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_schedule_set_evaluate_times_hinted(IntPtr set, double* times, UIntPtr time_count, uint* hints, UIntPtr hint_count, float* out_positions, UIntPtr out_positions_capacity, float* out_forwards, UIntPtr out_forwards_capacity, float* out_velocities, UIntPtr out_velocities_capacity, uint* out_states, UIntPtr out_states_capacity);
+
+        // Key crossings of every NPC between `time_from` and `time_to` (either order; time may run
+        // backwards): occurrences at world times `w` with `min < w ≤ max`, NPC by NPC, each in the
+        // order they happen along the direction of travel; direction `+1` when the NPC passes the key
+        // walking its schedule forwards, `−1` backwards (rewinding time, or a ping-pong's way back).
+        // A loop boundary reports the last key then the first key. Writes up to `capacity` events
+        // (`out_npcs`, `out_keys`, `out_directions`, each may be NULL) and `*out_count`. If
+        // `capacity` is too small: `WF_STATUS_BUFFER_TOO_SMALL` and `*out_count` = the number needed
+        // (the only output written then).
+        //
+        // # Safety
+        // Pointers must be NULL or valid for `capacity` elements; `out_count` valid for one write.
+        [DllImport(__DllName, EntryPoint = "wf_schedule_set_crossings", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_schedule_set_crossings(IntPtr set, double time_from, double time_to, uint* out_npcs, uint* out_keys, int* out_directions, UIntPtr capacity, UIntPtr* out_count);
     }
 
     // Result of every fallible `wf_*` function. `WF_STATUS_OK` (0) is success; anything else
@@ -62,5 +317,52 @@ namespace Wayfarer.Native
         Misaligned = 7,
         // A Rust panic was caught at the boundary (a bug in wayfarer: please report it).
         Panic = 8,
+    }
+
+    // How `wf_*_sample` functions spread their samples (passed as `uint32_t`; any other value is
+    // `WF_STATUS_INVALID_ARGUMENT`).
+    public enum WfSpacing : uint
+    {
+        // Evenly in the curve parameter (segment index + local t).
+        Parameter = 0,
+        // Evenly in arc length: constant speed along the curve.
+        ArcLength = 1,
+    }
+
+    // Wrap mode of a schedule outside its key times (passed as `uint32_t`).
+    public enum WfWrap : uint
+    {
+        // Stand at the first key before it and at the last key after it.
+        Clamp = 0,
+        // Repeat with period `t_last − t_first` (jumps back to the first key).
+        Loop = 1,
+        // Forwards then backwards, period `2 (t_last − t_first)`.
+        PingPong = 2,
+    }
+
+    // Easing flags of one leg (passed as `uint32_t`): which end starts/stops at zero speed.
+    public enum WfEase : uint
+    {
+        // Constant speed.
+        None = 0,
+        // Starts at speed 0.
+        In = 1,
+        // Stops at speed 0.
+        Out = 2,
+        // Starts and stops at speed 0.
+        InOut = 3,
+    }
+
+    // NPC state written by the evaluate functions (as `uint32_t`).
+    public enum WfNpc : uint
+    {
+        // Before the first key (clamp): standing at the first key.
+        Before = 0,
+        // Moving between keys.
+        Moving = 1,
+        // Holding (consecutive keys with equal distances).
+        Holding = 2,
+        // After the last key (clamp): standing at the last key.
+        After = 3,
     }
 }
