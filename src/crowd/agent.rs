@@ -162,6 +162,8 @@ pub struct Agent {
     pub(crate) velocity: Vec2,
     /// Distance to the target at which it settled (arrived against others); 0 if not settled.
     pub(crate) settled_at: f32,
+    /// Planned route point, whether it is the target, and sub-steps until it is refreshed.
+    pub plan: (Vec2, bool, u32),
 }
 
 impl Agent {
@@ -188,6 +190,7 @@ impl Agent {
             hit: Hit::default(),
             velocity: Vec2::ZERO,
             settled_at: 0.0,
+            plan: (Vec2::ZERO, true, 0),
         }
     }
 

@@ -22,7 +22,11 @@ pub const PLANNER_MARGIN: f32 = 4.0;
 /// Clearance is measured up to this distance, metres (larger agents plan as this radius).
 pub const CLEARANCE_CAP: f32 = 3.0;
 /// Distance fields kept; the least recently used is dropped beyond this.
-pub const MAX_FIELDS: usize = 32;
+pub const MAX_FIELDS: usize = 64;
+/// Goals within one block of this edge (metres) share a distance field.
+pub const GOAL_BLOCK: f32 = 2.0;
+/// Sub-steps between two route updates of an agent (sooner when it reaches its route point).
+pub const REPLAN_STEPS: u32 = 5;
 /// Cells of descent looked along for the farthest visible one.
 const LOOK_ALONG: usize = 96;
 
@@ -113,6 +117,14 @@ impl Planner {
         self.origin + Vec2::new(x as f32 + 0.5, z as f32 + 0.5) * self.cell
     }
 
+    /// The cell holding `p`, or the nearest border cell when `p` is outside the grid.
+    fn clamped_cell(&self, p: Vec2) -> usize {
+        let l = (p - self.origin) / self.cell;
+        let x = (l.x.max(0.0) as usize).min(self.nx - 1);
+        let z = (l.y.max(0.0) as usize).min(self.nz - 1);
+        x + z * self.nx
+    }
+
     fn cell_of(&self, p: Vec2) -> Option<usize> {
         let l = (p - self.origin) / self.cell;
         if l.x < 0.0 || l.y < 0.0 {
@@ -132,10 +144,22 @@ impl Planner {
     fn clear_line(&self, a: Vec2, b: Vec2, need: f32) -> bool {
         let len = a.distance(b);
         let n = (len / (0.5 * self.cell)).ceil().max(1.0) as usize;
+        // Samples within 1.5 cells of the start are skipped: an agent squeezed against an
+        // obstacle must still see its way out.
+        let skip = 1.5 * self.cell;
         (0..=n).all(|i| {
-            let p = a.lerp(b, i as f32 / n as f32);
+            let f = i as f32 / n as f32;
+            if f * len < skip {
+                return true;
+            }
+            let p = a.lerp(b, f);
             self.cell_of(p).is_none_or(|c| self.clearance[c] >= need)
         })
+    }
+
+    /// Goal block edge in cells: agents whose goals share a block share a field.
+    fn block_cells(&self) -> usize {
+        ((GOAL_BLOCK / self.cell).round() as usize).max(1)
     }
 
     fn field(&mut self, goal: usize, class: u32, need: f32) -> usize {
@@ -165,8 +189,23 @@ impl Planner {
         let (nx, nz) = (self.nx as i64, self.nz as i64);
         let passable = |c: usize, clr: &[f32]| clr[c] >= need;
         self.heap.clear();
-        dist[goal] = 0.0;
-        self.heap.push(Reverse((0, goal as u32)));
+        // Seed every passable cell of the goal block (or the goal cell if none is).
+        let bc = self.block_cells();
+        let (bx, bz) = (goal % self.nx, goal / self.nx);
+        let (bx, bz) = (bx - bx % bc, bz - bz % bc);
+        for z in bz..(bz + bc).min(self.nz) {
+            for x in bx..(bx + bc).min(self.nx) {
+                let c = x + z * self.nx;
+                if self.clearance[c] >= need {
+                    dist[c] = 0.0;
+                    self.heap.push(Reverse((0, c as u32)));
+                }
+            }
+        }
+        if self.heap.is_empty() {
+            dist[goal] = 0.0;
+            self.heap.push(Reverse((0, goal as u32)));
+        }
         while let Some(Reverse((dbits, c))) = self.heap.pop() {
             let c = c as usize;
             let dc = f32::from_bits(dbits);
@@ -232,15 +271,14 @@ impl Planner {
         if pos.distance(target) <= 2.0 * radius + self.cell || self.clear_line(pos, target, need) {
             return (target, true);
         }
-        let Some(goal) = self.cell_of(target) else {
-            return (target, true);
-        };
+        let goal = self.clamped_cell(target);
+        let bc = self.block_cells();
+        let (gx, gz) = (goal % self.nx, goal / self.nx);
+        let block = (gx - gx % bc) + (gz - gz % bc) * self.nx;
         let class = (need * 20.0).ceil() as u32;
-        let f = self.field(goal, class, need);
+        let f = self.field(block, class, need);
         let dist = &self.fields[f].dist;
-        let Some(start) = self.cell_of(pos) else {
-            return (target, true);
-        };
+        let start = self.clamped_cell(pos);
         // The agent's own cell may be too tight (it is squeezed against a wall): use the best
         // reachable cell nearby.
         let (sx, sz) = ((start % self.nx) as i64, (start / self.nx) as i64);
@@ -296,7 +334,11 @@ impl Planner {
                 break;
             }
             cur = next;
-            if step % 3 == 2 || dist[cur] == 0.0 {
+            if step < 3 {
+                // Always look at least three cells along, so the route point is never the
+                // agent's own cell.
+                chosen = self.center(cur);
+            } else if step % 3 == 2 || dist[cur] == 0.0 {
                 let c = self.center(cur);
                 if self.clear_line(pos, c, need) {
                     chosen = c;

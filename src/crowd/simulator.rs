@@ -6,7 +6,7 @@ use glam::{Vec2, Vec3};
 use super::agent::{Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::obstacle::{Obstacle, Shape};
-use super::planner::Planner;
+use super::planner::{Planner, REPLAN_STEPS};
 use super::steering::{push_out, separation, steer, Body, Decision, World};
 use super::CrowdError;
 
@@ -292,6 +292,7 @@ impl Crowd {
         a.arrival_radius = arrival_radius;
         a.next_waypoint = 0;
         a.settled_at = 0.0;
+        a.plan.2 = 0;
         if a.state == AgentState::Arrived {
             a.state = AgentState::Moving;
         }
@@ -457,6 +458,9 @@ impl Crowd {
         }
         self.obstacle_grid.build(&boxes);
         self.planner.rebuild(&self.shapes, &self.obstacle_grid);
+        for a in self.agents.items.iter_mut().flatten() {
+            a.plan.2 = 0;
+        }
         self.obstacles_dirty = false;
     }
 
@@ -508,8 +512,20 @@ impl Crowd {
                 if a.state == AgentState::Arrived {
                     return (target, true);
                 }
-                self.planner
-                    .next_point(pos, target, a.radius, &self.shapes, &self.obstacle_grid)
+                let (point, last, age) = a.plan;
+                if age > 0 && !last && point.distance(pos) > 2.0 * a.radius {
+                    a.plan.2 -= 1;
+                    return (point, last);
+                }
+                let (point, last) = self.planner.next_point(
+                    pos,
+                    target,
+                    a.radius,
+                    &self.shapes,
+                    &self.obstacle_grid,
+                );
+                a.plan = (point, last, REPLAN_STEPS);
+                (point, last)
             }
         }
     }
@@ -599,8 +615,11 @@ impl Crowd {
         self.corrections.resize(self.bodies.len(), Vec2::ZERO);
         for _ in 0..PROJECTION_ITERATIONS {
             let (bodies, grid) = (&self.bodies, &self.grid);
+            let (shapes, og) = (&self.shapes, &self.obstacle_grid);
             par_fill(threads, &mut self.corrections, |k| {
-                separation(bodies, grid, 1.5 * max_radius, k)
+                let b = &bodies[k];
+                let p = b.pos + separation(bodies, grid, 1.5 * max_radius, k);
+                push_out(p, b.radius, shapes, og) - b.pos
             });
             let mut moved = false;
             for (b, c) in self.bodies.iter_mut().zip(&self.corrections) {

@@ -40,6 +40,13 @@ use super::obstacle::Shape;
 pub const SIDE_BIAS: f32 = 0.35;
 /// Agents pushed out of an obstacle end this fraction of their radius clear of it.
 pub const PUSH_SKIN: f32 = 1e-4;
+/// Weight of an arrived agent in another's avoidance: walkers push through people standing at
+/// their goals (the projection moves the standing ones aside).
+pub const ARRIVED_SHARE: f32 = 0.25;
+/// Fraction of the preferred speed an agent keeps when someone is right ahead.
+pub const CREEP: f32 = 0.25;
+/// Close neighbours remembered for the walk-ahead limit.
+const CLOSE: usize = 16;
 /// Braking time near the target: inside `speed × BRAKE_TIME` the speed falls linearly.
 pub const BRAKE_TIME: f32 = 0.5;
 /// Extra gap (fraction of the radius) at which an agent counts as touching an arrived one.
@@ -164,6 +171,9 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let mut dir = g;
     let mut min_t = f32::INFINITY;
     let mut settle = false;
+    let near = 2.0 * b.speed * w.dt + 0.5 * b.radius;
+    let mut close = [(Vec2::ZERO, 0.0f32); CLOSE];
+    let mut n_close = 0;
     let same_goal2 = b.arrival_radius.max(b.radius) * b.arrival_radius.max(b.radius);
 
     w.grid.query(b.pos, look + w.max_radius, |j| {
@@ -185,10 +195,17 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         if o.arrived
             && b.final_leg
             && dd <= r + SETTLE_GAP * b.radius
-            && o.target.distance_squared(b.target) <= same_goal2
-            && o.pos.distance_squared(o.target) < b.pos.distance_squared(b.target)
+            && (o.target.distance_squared(b.target) <= same_goal2
+                || goal_dist <= b.arrival_radius + 2.0 * r)
+            && o.pos.distance_squared(b.target) < goal_dist * goal_dist
         {
             settle = true;
+        }
+        // Close moving neighbours limit how far the agent may walk this step (arrived ones
+        // are pushed aside instead).
+        if !o.arrived && dd < r + near && n_close < CLOSE {
+            close[n_close] = (x, r);
+            n_close += 1;
         }
         if dd > r && fwd.dot(x) < dd * b.cos_half_fov {
             return;
@@ -215,7 +232,9 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             let n = ((v * t - x) / r).try_normalize().unwrap_or(-x / dd);
             (t, n)
         };
-        let share = if o.priority > b.priority {
+        let share = if o.arrived {
+            ARRIVED_SHARE
+        } else if o.priority > b.priority {
             1.5
         } else if o.priority < b.priority {
             0.5
@@ -292,6 +311,17 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         }
     });
 
+    // Never walk away from the route point: a push that points backward keeps only its
+    // sideways part (walk around), and the agent slows by how much of the push was backward.
+    let raw = dir.length();
+    let along = dir.dot(g);
+    let mut block = 1.0;
+    if along < 0.0 {
+        let lat = dir - g * along;
+        let l = lat.length();
+        block = (l / raw.max(1e-6)).clamp(0.0, 1.0);
+        dir = if l > 1e-3 { lat } else { right_of(g) };
+    }
     let want = dir.try_normalize().unwrap_or(fwd);
     let delta = wrap_angle(yaw_of(want) - b.yaw);
     let max_turn = b.max_turn_rate * w.dt;
@@ -299,7 +329,20 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     d.yaw = wrap_angle(b.yaw + turn);
     let heading = forward2(d.yaw);
     let align = heading.dot(want).max(0.0);
-    let mut speed = v_pref * align;
+    let mut speed = v_pref * align * block;
+    // Do not walk into someone ahead: keep half the gap for them to move.
+    let mut gap = f32::INFINITY;
+    for &(x, r) in &close[..n_close] {
+        let ahead = heading.dot(x);
+        if ahead > 0.0 {
+            let lat2 = x.length_squared() - ahead * ahead;
+            if lat2 < r * r {
+                gap = gap.min(ahead - (r * r - lat2).sqrt());
+            }
+        }
+    }
+    // A quarter of the speed always remains, so a jam keeps sliding instead of freezing.
+    speed = speed.min(((0.5 * gap).max(0.0) / w.dt).max(CREEP * v_pref));
     if b.final_leg {
         speed = speed.min(goal_dist / w.dt);
     }
@@ -340,7 +383,13 @@ pub(crate) fn separation(bodies: &[Body], grid: &AgentGrid, max_radius: f32, k: 
                 -n
             }
         };
-        let share = if b.priority < o.priority {
+        let share = if b.arrived != o.arrived {
+            if b.arrived {
+                0.9
+            } else {
+                0.1
+            }
+        } else if b.priority < o.priority {
             0.9
         } else if b.priority > o.priority {
             0.1
