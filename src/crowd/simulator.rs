@@ -23,7 +23,7 @@ pub const MAX_SUB_STEP: f32 = 0.1;
 /// Most sub-steps of one call: `dt` above `MAX_SUB_STEP × MAX_SUB_STEPS` (6.4 s) is refused.
 pub const MAX_SUB_STEPS: u32 = 64;
 /// Jacobi iterations of the overlap projection per sub-step.
-pub const PROJECTION_ITERATIONS: usize = 6;
+pub const PROJECTION_ITERATIONS: usize = 16;
 /// Fewest agents per thread worth a thread of their own.
 const MIN_AGENTS_PER_THREAD: usize = 256;
 
@@ -621,14 +621,13 @@ impl Crowd {
                 let p = b.pos + separation(bodies, grid, 1.5 * max_radius, k);
                 push_out(p, b.radius, shapes, og) - b.pos
             });
-            let mut moved = false;
+            let mut largest = 0.0f32;
             for (b, c) in self.bodies.iter_mut().zip(&self.corrections) {
-                if *c != Vec2::ZERO {
-                    b.pos += *c;
-                    moved = true;
-                }
+                b.pos += *c;
+                largest = largest.max(c.length_squared());
             }
-            if !moved {
+            // Converged: nothing moved by more than 0.1 % of the largest radius.
+            if largest <= (1e-3 * max_radius) * (1e-3 * max_radius) {
                 break;
             }
         }

@@ -45,6 +45,8 @@ pub const PUSH_SKIN: f32 = 1e-4;
 pub const ARRIVED_SHARE: f32 = 0.25;
 /// Fraction of the preferred speed an agent keeps when someone is right ahead.
 pub const CREEP: f32 = 0.25;
+/// Several overlaps of one agent are averaged and scaled by this (successive over-relaxation).
+pub const PROJECTION_RELAXATION: f32 = 1.5;
 /// Close neighbours remembered for the walk-ahead limit.
 const CLOSE: usize = 16;
 /// Braking time near the target: inside `speed × BRAKE_TIME` the speed falls linearly.
@@ -207,7 +209,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             close[n_close] = (x, r);
             n_close += 1;
         }
-        if dd > r && fwd.dot(x) < dd * b.cos_half_fov {
+        if dd > r && fwd.dot(x).max(g.dot(x)) < dd * b.cos_half_fov {
             return;
         }
         let v = v_i - o.vel;
@@ -273,7 +275,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         }
         if gap > 0.0 {
             let to_c = c.point - b.pos;
-            if fwd.dot(to_c) < to_c.length() * b.cos_half_fov {
+            if fwd.dot(to_c).max(g.dot(to_c)) < to_c.length() * b.cos_half_fov {
                 return;
             }
         }
@@ -319,7 +321,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     if along < 0.0 {
         let lat = dir - g * along;
         let l = lat.length();
-        block = (l / raw.max(1e-6)).clamp(0.0, 1.0);
+        block = (l / raw.max(1e-6)).clamp(CREEP, 1.0);
         dir = if l > 1e-3 { lat } else { right_of(g) };
     }
     let want = dir.try_normalize().unwrap_or(fwd);
@@ -356,6 +358,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
 pub(crate) fn separation(bodies: &[Body], grid: &AgentGrid, max_radius: f32, k: usize) -> Vec2 {
     let b = &bodies[k];
     let mut corr = Vec2::ZERO;
+    let mut count = 0.0f32;
     grid.query(b.pos, b.radius + max_radius, |j| {
         if j == k {
             return;
@@ -397,8 +400,14 @@ pub(crate) fn separation(bodies: &[Body], grid: &AgentGrid, max_radius: f32, k: 
             0.5
         };
         corr += n * ((r - dd) * share);
+        count += 1.0;
     });
-    corr
+    // Averaged (Jacobi with relaxation): a crowded agent does not overshoot.
+    if count > 1.0 {
+        corr * (PROJECTION_RELAXATION / count).min(1.0)
+    } else {
+        corr
+    }
 }
 
 /// Pushes `p` (radius `r`) out of every obstacle near it; returns the new position.
