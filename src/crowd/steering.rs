@@ -15,8 +15,8 @@
 //! when lower) and b is a deterministic side bias: for agents, 0.35 × the right-hand
 //! perpendicular of the relative motion (head-on pairs both step right and pass; a perfectly
 //! symmetric circle turns into a roundabout instead of deadlocking); for obstacles, the
-//! tangent of the surface on the side where the target lies (ties: right), so agents slide
-//! around walls instead of stopping at them.
+//! tangent of the surface toward the nearer edge of the obstacle (ties: right), so agents
+//! slide around walls instead of stopping at them.
 //!
 //! **Turn and walk**: yaw turns toward d by at most `max_turn_rate · dt`; the agent walks along
 //! its new forward at v · max(0, cos(angle left to turn)) (it slows while turning round), and
@@ -286,21 +286,20 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             return; // touching but walking away
         }
         let t = s / v_pref.max(0.05);
-        let mut tan = right_of(n);
-        let along = tan.dot(g);
-        if along.abs() > 0.05 {
-            if along < 0.0 {
-                tan = -tan;
-            }
+        // Slide along the surface toward its nearer edge (stable while sliding: the agent
+        // moves toward that edge); dead centre goes right.
+        let tan0 = right_of(n);
+        let hit_at = b.pos + g * s;
+        let off = tan0.dot(hit_at - shape.center);
+        let tan = if off > 1e-3 * b.radius {
+            tan0
+        } else if off < -1e-3 * b.radius {
+            -tan0
+        } else if tan0.dot(right_of(g)) >= 0.0 {
+            tan0
         } else {
-            // Head-on: pass on the side away from the obstacle's centre; ties go right.
-            let side = right_of(g).dot(shape.center - b.pos);
-            if side > 1e-4 * b.radius {
-                tan = -right_of(g);
-            } else {
-                tan = right_of(g);
-            }
-        }
+            -tan0
+        };
         dir += (n + tan) * (b.repel_force * urgency(t, horizon));
         if t < min_t {
             min_t = t;
