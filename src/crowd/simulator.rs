@@ -23,7 +23,9 @@ pub const MAX_SUB_STEP: f32 = 0.1;
 /// Most sub-steps of one call: `dt` above `MAX_SUB_STEP × MAX_SUB_STEPS` (6.4 s) is refused.
 pub const MAX_SUB_STEPS: u32 = 64;
 /// Jacobi iterations of the overlap projection per sub-step.
-pub const PROJECTION_ITERATIONS: usize = 16;
+pub const PROJECTION_ITERATIONS: usize = 8;
+/// Serial sweeps after the parallel iterations when a jam is still unresolved.
+pub const GAUSS_SEIDEL_SWEEPS: usize = 16;
 /// Fewest agents per thread worth a thread of their own.
 const MIN_AGENTS_PER_THREAD: usize = 256;
 
@@ -613,6 +615,7 @@ impl Crowd {
             .extend(self.grid.order().iter().map(|&i| self.sorted[i as usize]));
         self.corrections.clear();
         self.corrections.resize(self.bodies.len(), Vec2::ZERO);
+        let mut converged = false;
         for _ in 0..PROJECTION_ITERATIONS {
             let (bodies, grid) = (&self.bodies, &self.grid);
             let (shapes, og) = (&self.shapes, &self.obstacle_grid);
@@ -627,9 +630,26 @@ impl Crowd {
                 largest = largest.max(c.length_squared());
             }
             // Converged: nothing moved by more than 0.1 % of the largest radius.
-            if largest <= (1e-3 * max_radius) * (1e-3 * max_radius) {
+            converged = largest <= (1e-3 * max_radius) * (1e-3 * max_radius);
+            if converged {
                 break;
             }
+        }
+        // A jam the parallel iterations did not resolve: serial Gauss-Seidel sweeps in cell
+        // order (deterministic, independent of the thread count), which converge faster.
+        for _ in 0..GAUSS_SEIDEL_SWEEPS {
+            if converged {
+                break;
+            }
+            let mut largest = 0.0f32;
+            for k in 0..self.bodies.len() {
+                let b = self.bodies[k];
+                let p = b.pos + separation(&self.bodies, &self.grid, 1.5 * max_radius, k);
+                let p = push_out(p, b.radius, &self.shapes, &self.obstacle_grid);
+                largest = largest.max(p.distance_squared(b.pos));
+                self.bodies[k].pos = p;
+            }
+            converged = largest <= (1e-3 * max_radius) * (1e-3 * max_radius);
         }
         {
             let (bodies, shapes, og) = (&self.bodies, &self.shapes, &self.obstacle_grid);
