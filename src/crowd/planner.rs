@@ -14,7 +14,7 @@ use super::grid::ObstacleGrid;
 use super::obstacle::Shape;
 
 /// Most cells of the planning grid.
-pub const MAX_PLANNER_CELLS: f32 = 262_144.0;
+pub const MAX_PLANNER_CELLS: f32 = 65_536.0;
 /// Finest planning cell, metres.
 pub const MIN_PLANNER_CELL: f32 = 0.25;
 /// Free border around the obstacles' bounding box, metres.
@@ -26,7 +26,10 @@ pub const MAX_FIELDS: usize = 64;
 /// Goals within one block of this edge (metres) share a distance field.
 pub const GOAL_BLOCK: f32 = 2.0;
 /// Sub-steps between two route updates of an agent (sooner when it reaches its route point).
-pub const REPLAN_STEPS: u32 = 5;
+pub const REPLAN_STEPS: u32 = 10;
+/// New distance fields computed per sub-step at most; agents beyond the budget walk straight
+/// and ask again next sub-step.
+pub const FIELDS_PER_STEP: u32 = 1;
 /// Cells of descent looked along for the farthest visible one.
 const LOOK_ALONG: usize = 96;
 
@@ -50,6 +53,7 @@ pub struct Planner {
     tick: u64,
     computed: u64,
     heap: BinaryHeap<Reverse<(u32, u32)>>,
+    budget: u32,
 }
 
 impl Planner {
@@ -162,7 +166,12 @@ impl Planner {
         ((GOAL_BLOCK / self.cell).round() as usize).max(1)
     }
 
-    fn field(&mut self, goal: usize, class: u32, need: f32) -> usize {
+    /// Starts a sub-step: refills the field budget.
+    pub(crate) fn begin_step(&mut self) {
+        self.budget = FIELDS_PER_STEP;
+    }
+
+    fn field(&mut self, goal: usize, class: u32, need: f32) -> Option<usize> {
         self.tick += 1;
         if let Some(i) = self
             .fields
@@ -170,8 +179,12 @@ impl Planner {
             .position(|f| f.goal == goal && f.class == class)
         {
             self.fields[i].used = self.tick;
-            return i;
+            return Some(i);
         }
+        if self.budget == 0 {
+            return None;
+        }
+        self.budget -= 1;
         let mut dist = if self.fields.len() >= MAX_FIELDS {
             let (i, _) = self
                 .fields
@@ -251,7 +264,7 @@ impl Planner {
             dist,
             used: self.tick,
         });
-        self.fields.len() - 1
+        Some(self.fields.len() - 1)
     }
 
     /// The point an agent at `pos` of `radius` should walk toward to reach `target`, and
@@ -276,7 +289,10 @@ impl Planner {
         let (gx, gz) = (goal % self.nx, goal / self.nx);
         let block = (gx - gx % bc) + (gz - gz % bc) * self.nx;
         let class = (need * 20.0).ceil() as u32;
-        let f = self.field(block, class, need);
+        let Some(f) = self.field(block, class, need) else {
+            // Over this sub-step's budget: walk straight for now, ask again next sub-step.
+            return (target, false);
+        };
         let dist = &self.fields[f].dist;
         let start = self.clamped_cell(pos);
         // The agent's own cell may be too tight (it is squeezed against a wall): use the best
@@ -303,12 +319,11 @@ impl Planner {
                 return (target, true);
             }
         }
-        // Descend the field, remembering the farthest cell still in sight.
-        let mut chosen = self.center(cur);
-        for step in 0..LOOK_ALONG {
-            if dist[cur] == 0.0 {
-                break;
-            }
+        // Descend the field, then probe cells 3, 6, 12, 24, 48, 96 along it and keep the
+        // farthest one still in sight.
+        let mut descent = [cur; LOOK_ALONG + 1];
+        let mut len = 1;
+        while len <= LOOK_ALONG && dist[cur] > 0.0 {
             let (x, z) = ((cur % self.nx) as i64, (cur / self.nx) as i64);
             let mut next = cur;
             for (dx, dz) in [
@@ -334,18 +349,22 @@ impl Planner {
                 break;
             }
             cur = next;
-            if step < 3 {
-                // Always look at least three cells along, so the route point is never the
-                // agent's own cell.
-                chosen = self.center(cur);
-            } else if step % 3 == 2 || dist[cur] == 0.0 {
-                let c = self.center(cur);
-                if self.clear_line(pos, c, need) {
-                    chosen = c;
-                } else {
-                    break;
-                }
+            descent[len] = cur;
+            len += 1;
+        }
+        let mut chosen = self.center(descent[(len - 1).min(3)]);
+        let mut probe = 6;
+        while probe < len + 3 {
+            let k = probe.min(len - 1);
+            let c = self.center(descent[k]);
+            if !self.clear_line(pos, c, need) {
+                break;
             }
+            chosen = c;
+            if k == len - 1 {
+                break;
+            }
+            probe *= 2;
         }
         (chosen, false)
     }

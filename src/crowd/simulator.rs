@@ -526,13 +526,20 @@ impl Crowd {
                     &self.shapes,
                     &self.obstacle_grid,
                 );
-                a.plan = (point, last, REPLAN_STEPS);
+                // A straight fallback (no field yet) is retried next sub-step.
+                let age = if last || point != target {
+                    REPLAN_STEPS
+                } else {
+                    0
+                };
+                a.plan = (point, last, age);
                 (point, last)
             }
         }
     }
 
     fn sub_step(&mut self, dt: f32, threads: usize) {
+        self.planner.begin_step();
         self.bodies.clear();
         let mut max_radius = 0.0f32;
         let mut max_look = 0.0f32;
