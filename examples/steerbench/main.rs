@@ -2,7 +2,8 @@
 //! prints the SteerBench metrics per case.
 //!
 //! `cargo run --release --example steerbench -- <file-or-folder> [--svg DIR] [--threads N]
-//! [--dt S] [--seed N]`
+//! [--dt S] [--seed N] [--max-time S]` (simulated seconds per case: the case's own
+//! timeDuration, at most `--max-time`, default 1000).
 //!
 //! The SteerSuite cases are GPLv3 test data; read them from where they are (e.g.
 //! `../shared/steersuite`), do not copy them into this project.
@@ -23,6 +24,7 @@ struct Options {
     threads: usize,
     dt: f32,
     seed: u64,
+    max_time: f32,
 }
 
 fn options() -> Result<Options, String> {
@@ -32,6 +34,7 @@ fn options() -> Result<Options, String> {
         threads: 1,
         dt: 0.1,
         seed: 1,
+        max_time: 1000.0,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -40,6 +43,9 @@ fn options() -> Result<Options, String> {
             "--svg" => o.svg = Some(value("--svg")?.into()),
             "--threads" => o.threads = value("--threads")?.parse().map_err(|e| format!("{e}"))?,
             "--dt" => o.dt = value("--dt")?.parse().map_err(|e| format!("{e}"))?,
+            "--max-time" => {
+                o.max_time = value("--max-time")?.parse().map_err(|e| format!("{e}"))?
+            }
             "--seed" => o.seed = value("--seed")?.parse().map_err(|e| format!("{e}"))?,
             _ => o.inputs.push(a.into()),
         }
@@ -165,7 +171,7 @@ fn main() {
             }
         };
         let mut trace = Vec::new();
-        let limit = case.time_limit.min(1000.0);
+        let limit = case.time_limit.min(o.max_time);
         let m = metrics::run(
             &mut case,
             o.dt,

@@ -163,7 +163,7 @@ pub struct Agent {
     /// Distance to the target at which it settled (arrived against others); 0 if not settled.
     pub(crate) settled_at: f32,
     /// Planned route point, whether it is the target, and sub-steps until it is refreshed.
-    pub plan: (Vec2, bool, u32),
+    pub(crate) plan: (Vec2, bool, u32),
 }
 
 impl Agent {

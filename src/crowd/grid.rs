@@ -12,11 +12,22 @@
 use glam::Vec2;
 
 /// Most cells a query may span on one axis before the grid is coarsened.
-const MAX_QUERY_SPAN: i32 = 7;
+const MAX_QUERY_SPAN: i32 = 4;
+
+/// floor(x) as i32 without a libm call (saturating like `as`).
+#[inline]
+fn floor_i32(x: f32) -> i32 {
+    let i = x as i32;
+    if (i as f32) > x {
+        i - 1
+    } else {
+        i
+    }
+}
 
 #[inline]
 fn cell_of(p: Vec2, inv: f32) -> (i32, i32) {
-    ((p.x * inv).floor() as i32, (p.y * inv).floor() as i32)
+    (floor_i32(p.x * inv), floor_i32(p.y * inv))
 }
 
 #[inline]

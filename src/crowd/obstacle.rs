@@ -157,6 +157,12 @@ impl Shape {
         self.axis * v.x + self.perp() * v.y
     }
 
+    /// Radius of a circle around `center` holding the whole shape.
+    #[inline]
+    pub fn bounding_radius(&self) -> f32 {
+        self.half.length() + self.round
+    }
+
     /// Half extents of the world-space bounding box, including the rounding.
     pub fn extent(&self) -> Vec2 {
         let a = self.axis.abs();

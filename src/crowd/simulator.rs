@@ -22,10 +22,10 @@ pub const MAX_CAPACITY: usize = 1 << SLOT_BITS;
 pub const MAX_SUB_STEP: f32 = 0.1;
 /// Most sub-steps of one call: `dt` above `MAX_SUB_STEP × MAX_SUB_STEPS` (6.4 s) is refused.
 pub const MAX_SUB_STEPS: u32 = 64;
-/// Jacobi iterations of the overlap projection per sub-step.
-pub const PROJECTION_ITERATIONS: usize = 8;
-/// Serial sweeps after the parallel iterations when a jam is still unresolved.
-pub const GAUSS_SEIDEL_SWEEPS: usize = 16;
+/// Projection stops once no agent moves more than this fraction of the largest radius.
+pub const CONVERGED: f32 = 2e-3;
+/// Most serial sweeps over the touching agents per sub-step.
+pub const GAUSS_SEIDEL_SWEEPS: usize = 24;
 /// Fewest agents per thread worth a thread of their own.
 const MIN_AGENTS_PER_THREAD: usize = 256;
 
@@ -122,6 +122,9 @@ pub struct Crowd {
     sorted: Vec<Body>,
     decisions: Vec<Decision>,
     corrections: Vec<Vec2>,
+    overlaps: Vec<(Vec2, bool)>,
+    active: Vec<u32>,
+    in_active: Vec<bool>,
     planner: Planner,
 }
 
@@ -220,6 +223,9 @@ impl Crowd {
             sorted: Vec::with_capacity(capacity),
             decisions: Vec::with_capacity(capacity),
             corrections: Vec::with_capacity(capacity),
+            overlaps: Vec::with_capacity(capacity),
+            active: Vec::with_capacity(capacity),
+            in_active: Vec::with_capacity(capacity),
             planner: Planner::default(),
         })
     }
@@ -622,41 +628,53 @@ impl Crowd {
             .extend(self.grid.order().iter().map(|&i| self.sorted[i as usize]));
         self.corrections.clear();
         self.corrections.resize(self.bodies.len(), Vec2::ZERO);
-        let mut converged = false;
-        for _ in 0..PROJECTION_ITERATIONS {
+        self.overlaps.clear();
+        self.overlaps.resize(self.bodies.len(), (Vec2::ZERO, false));
+        // One parallel Jacobi pass over every agent finds and halves the overlaps; then
+        // serial Gauss-Seidel sweeps in a fixed order over the agents still touching (the
+        // list grows with every agent found overlapping one of them) until nothing moves
+        // more than CONVERGED × the largest radius. Same bits for any thread count.
+        let still = (CONVERGED * max_radius) * (CONVERGED * max_radius);
+        {
             let (bodies, grid) = (&self.bodies, &self.grid);
             let (shapes, og) = (&self.shapes, &self.obstacle_grid);
-            par_fill(threads, &mut self.corrections, |k| {
+            par_fill(threads, &mut self.overlaps, |k| {
                 let b = &bodies[k];
-                let p = b.pos + separation(bodies, grid, 1.5 * max_radius, k);
-                push_out(p, b.radius, shapes, og) - b.pos
+                let (c, touching) = separation(bodies, grid, 1.5 * max_radius, k, |_| {});
+                (push_out(b.pos + c, b.radius, shapes, og) - b.pos, touching)
             });
-            let mut largest = 0.0f32;
-            for (b, c) in self.bodies.iter_mut().zip(&self.corrections) {
-                b.pos += *c;
-                largest = largest.max(c.length_squared());
-            }
-            // Converged: nothing moved by more than 0.1 % of the largest radius.
-            converged = largest <= (1e-3 * max_radius) * (1e-3 * max_radius);
-            if converged {
-                break;
+        }
+        self.active.clear();
+        self.in_active.clear();
+        self.in_active.resize(self.bodies.len(), false);
+        for (k, (b, &(c, touching))) in self.bodies.iter_mut().zip(&self.overlaps).enumerate() {
+            b.pos += c;
+            if touching || c != Vec2::ZERO {
+                self.active.push(k as u32);
+                self.in_active[k] = true;
             }
         }
-        // A jam the parallel iterations did not resolve: serial Gauss-Seidel sweeps in cell
-        // order (deterministic, independent of the thread count), which converge faster.
         for _ in 0..GAUSS_SEIDEL_SWEEPS {
-            if converged {
-                break;
-            }
             let mut largest = 0.0f32;
-            for k in 0..self.bodies.len() {
+            let mut i = 0;
+            while i < self.active.len() {
+                let k = self.active[i] as usize;
+                i += 1;
                 let b = self.bodies[k];
-                let p = b.pos + separation(&self.bodies, &self.grid, 1.5 * max_radius, k);
-                let p = push_out(p, b.radius, &self.shapes, &self.obstacle_grid);
+                let (active, in_active) = (&mut self.active, &mut self.in_active);
+                let (c, _) = separation(&self.bodies, &self.grid, 1.5 * max_radius, k, |j| {
+                    if !in_active[j] {
+                        in_active[j] = true;
+                        active.push(j as u32);
+                    }
+                });
+                let p = push_out(b.pos + c, b.radius, &self.shapes, &self.obstacle_grid);
                 largest = largest.max(p.distance_squared(b.pos));
                 self.bodies[k].pos = p;
             }
-            converged = largest <= (1e-3 * max_radius) * (1e-3 * max_radius);
+            if largest <= still {
+                break;
+            }
         }
         {
             let (bodies, shapes, og) = (&self.bodies, &self.shapes, &self.obstacle_grid);

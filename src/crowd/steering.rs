@@ -268,6 +268,10 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         let Some(shape) = &w.shapes[oi] else {
             return;
         };
+        let reach = look + shape.bounding_radius();
+        if b.pos.distance_squared(shape.center) > reach * reach {
+            return;
+        }
         let c = shape.contact(b.pos);
         let gap = c.distance - b.radius;
         if gap > b.fov_range {
@@ -354,7 +358,13 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
 
 /// Overlap correction of `bodies[k]` against every agent it collides with (read-only).
 #[inline]
-pub(crate) fn separation(bodies: &[Body], grid: &AgentGrid, max_radius: f32, k: usize) -> Vec2 {
+pub(crate) fn separation(
+    bodies: &[Body],
+    grid: &AgentGrid,
+    max_radius: f32,
+    k: usize,
+    mut overlapping: impl FnMut(usize),
+) -> (Vec2, bool) {
     let b = &bodies[k];
     let mut corr = Vec2::ZERO;
     let mut count = 0.0f32;
@@ -400,13 +410,15 @@ pub(crate) fn separation(bodies: &[Body], grid: &AgentGrid, max_radius: f32, k: 
         };
         corr += n * ((r - dd) * share);
         count += 1.0;
+        overlapping(j);
     });
     // Averaged (Jacobi with relaxation): a crowded agent does not overshoot.
-    if count > 1.0 {
+    let corr = if count > 1.0 {
         corr * (PROJECTION_RELAXATION / count).min(1.0)
     } else {
         corr
-    }
+    };
+    (corr, count > 0.0)
 }
 
 /// Pushes `p` (radius `r`) out of every obstacle near it; returns the new position.
@@ -419,6 +431,10 @@ pub(crate) fn push_out(p: Vec2, r: f32, shapes: &[Option<Shape>], grid: &Obstacl
         let mut acc = Vec2::ZERO;
         grid.query(q, r, |oi| {
             if let Some(s) = &shapes[oi] {
+                let reach = r + s.bounding_radius();
+                if (q + acc).distance_squared(s.center) >= reach * reach {
+                    return;
+                }
                 let c = s.contact(q + acc);
                 if c.distance < r {
                     acc += c.normal * (r * (1.0 + PUSH_SKIN) - c.distance);
