@@ -113,7 +113,7 @@ pub fn run(
                 }
             }
             if let Some(t) = trace.as_deref_mut() {
-                if m.steps % 5 == 0 {
+                if m.steps.is_multiple_of(5) {
                     t[i].push(now[i]);
                 }
             }

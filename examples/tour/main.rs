@@ -1,6 +1,7 @@
 //! The wayfarer tour: runs each feature on a built-in scene and writes SVG pictures to
 //! `target/tour/`. Run with `cargo run --release --example tour`.
 
+mod crowd;
 mod curves;
 mod svg;
 
@@ -15,5 +16,6 @@ fn main() -> std::io::Result<()> {
         out.display()
     );
     curves::run(&out)?;
+    crowd::run(&out)?;
     Ok(())
 }

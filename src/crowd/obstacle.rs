@@ -74,7 +74,7 @@ impl Obstacle {
     pub fn shape(&self) -> Option<Shape> {
         let s = match *self {
             Obstacle::Circle { center, radius } => {
-                if !(radius > 0.0) || !center.is_finite() || !radius.is_finite() {
+                if radius.is_nan() || radius <= 0.0 || !center.is_finite() || !radius.is_finite() {
                     return None;
                 }
                 Shape {
@@ -101,12 +101,13 @@ impl Obstacle {
                 half_z,
                 yaw,
             } => {
-                if !center.is_finite()
-                    || !(half_x >= 0.0 && half_z >= 0.0)
-                    || !half_x.is_finite()
-                    || !half_z.is_finite()
-                    || !yaw.is_finite()
-                {
+                let ok = center.is_finite()
+                    && half_x.is_finite()
+                    && half_z.is_finite()
+                    && yaw.is_finite()
+                    && half_x >= 0.0
+                    && half_z >= 0.0;
+                if !ok {
                     return None;
                 }
                 let (s, c) = yaw.sin_cos();
@@ -123,7 +124,7 @@ impl Obstacle {
                 }
                 let (a, b) = (Vec2::new(a.x, a.z), Vec2::new(b.x, b.z));
                 let len = a.distance(b);
-                if !(len > 0.0) || !len.is_finite() {
+                if len.is_nan() || len <= 0.0 || !len.is_finite() {
                     return None;
                 }
                 Shape {
@@ -141,7 +142,7 @@ impl Obstacle {
 impl Shape {
     /// World (x, z) → local (along axis, along its left perpendicular).
     #[inline]
-    fn to_local(&self, p: Vec2) -> Vec2 {
+    fn local(&self, p: Vec2) -> Vec2 {
         let d = p - self.center;
         Vec2::new(d.dot(self.axis), d.dot(self.perp()))
     }
@@ -153,7 +154,7 @@ impl Shape {
     }
 
     #[inline]
-    fn to_world_dir(&self, v: Vec2) -> Vec2 {
+    fn world_dir(&self, v: Vec2) -> Vec2 {
         self.axis * v.x + self.perp() * v.y
     }
 
@@ -174,7 +175,7 @@ impl Shape {
 
     /// Closest surface point to `p`, the outward normal there and the signed distance.
     pub fn contact(&self, p: Vec2) -> Contact {
-        let l = self.to_local(p);
+        let l = self.local(p);
         let q = l.abs() - self.half;
         let sign = Vec2::new(
             if l.x < 0.0 { -1.0 } else { 1.0 },
@@ -195,7 +196,7 @@ impl Shape {
             // On the core box's surface exactly, or a zero box: any deterministic direction.
             Vec2::new(0.0, sign.y)
         };
-        let normal = self.to_world_dir(n_local);
+        let normal = self.world_dir(n_local);
         let distance = core_dist - self.round;
         Contact {
             point: p - normal * distance,
@@ -208,7 +209,7 @@ impl Shape {
     /// grown by `grow`: the distance s and the outward normal there. A ray starting inside hits
     /// at s = 0 with the contact normal.
     pub fn ray(&self, origin: Vec2, dir: Vec2, grow: f32, max_s: f32) -> Option<(f32, Vec2)> {
-        let o = self.to_local(origin);
+        let o = self.local(origin);
         let d = Vec2::new(dir.dot(self.axis), dir.dot(self.perp()));
         let r = self.round + grow;
         let h = self.half;
@@ -233,7 +234,7 @@ impl Shape {
                 consider(ray_circle(o, d, c, r));
             }
         }
-        best.map(|(s, n)| (s, self.to_world_dir(n)))
+        best.map(|(s, n)| (s, self.world_dir(n)))
     }
 }
 

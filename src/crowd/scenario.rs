@@ -213,7 +213,7 @@ impl Scenario {
                 continue;
             }
             placed.push((c, r));
-            let ob = if rng.next_u64() % 2 == 0 {
+            let ob = if rng.next_u64().is_multiple_of(2) {
                 Obstacle::Circle {
                     center: Vec3::new(c.x, 0.0, c.y),
                     radius: r,
