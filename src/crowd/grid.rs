@@ -107,11 +107,15 @@ impl AgentGrid {
 
     /// Calls `f(sorted_index)` for every agent in a cell overlapping the square of half side
     /// `radius` around `p` (a superset of the agents within `radius`), each once, in a fixed
-    /// order.
+    /// order. The cell must be at least [`Self::cell_for`]`(radius, …)`.
     #[inline]
     pub fn query(&self, p: Vec2, radius: f32, mut f: impl FnMut(usize)) {
         let (x0, z0) = cell_of(p - Vec2::splat(radius), self.inv);
         let (x1, z1) = cell_of(p + Vec2::splat(radius), self.inv);
+        debug_assert!(
+            x1 - x0 < MAX_QUERY_SPAN && z1 - z0 < MAX_QUERY_SPAN,
+            "query radius too large for the cell size (use AgentGrid::cell_for)"
+        );
         let x1 = x1.min(x0.saturating_add(MAX_QUERY_SPAN - 1));
         let z1 = z1.min(z0.saturating_add(MAX_QUERY_SPAN - 1));
         let mut seen = [usize::MAX; (MAX_QUERY_SPAN * MAX_QUERY_SPAN) as usize];
@@ -277,7 +281,7 @@ mod tests {
             .map(|_| Vec2::new(rnd() * 60.0 - 30.0, rnd() * 60.0 - 30.0))
             .collect();
         let mut g = AgentGrid::with_capacity(500);
-        g.build(pts.iter().copied(), 2.0);
+        g.build(pts.iter().copied(), AgentGrid::cell_for(5.0, 0.5));
         for (i, p) in pts.iter().enumerate() {
             let mut found = Vec::new();
             g.query(*p, 5.0, |k| found.push(g.order()[k] as usize));

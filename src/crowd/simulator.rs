@@ -621,7 +621,7 @@ impl Crowd {
         }
 
         // Project: a fine grid over the bodies, Jacobi iterations, then obstacles.
-        let cell = AgentGrid::cell_for(2.5 * max_radius, 2.0 * max_radius);
+        let cell = AgentGrid::cell_for(2.5 * max_radius, 5.0 * max_radius);
         self.grid.build(self.sorted.iter().map(|b| b.pos), cell);
         self.bodies.clear();
         self.bodies

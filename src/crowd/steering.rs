@@ -54,12 +54,25 @@ pub const BRAKE_TIME: f32 = 0.5;
 /// Extra gap (fraction of the radius) at which an agent counts as touching an arrived one.
 pub const SETTLE_GAP: f32 = 0.2;
 
-/// Everything the step knows about one agent, stored in cell order.
+/// Everything the step knows about one agent, stored in cell order. `repr(C)` with what a
+/// neighbour reads first: those fields share the first cache line.
 #[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
 pub(crate) struct Body {
     pub pos: Vec2,
     pub vel: Vec2,
     pub radius: f32,
+    pub priority: f32,
+    pub layer: u32,
+    pub mask: u32,
+    /// Final target.
+    pub target: Vec2,
+    /// Public id (for hit reports) and storage slot.
+    pub id: u32,
+    pub slot: u32,
+    pub arrived: bool,
+    /// The route point is the final target (arrival applies).
+    pub final_leg: bool,
     pub speed: f32,
     pub yaw: f32,
     pub max_turn_rate: f32,
@@ -68,19 +81,8 @@ pub(crate) struct Body {
     pub repel_force: f32,
     /// Current route point.
     pub steer_to: Vec2,
-    /// Final target.
-    pub target: Vec2,
-    /// The route point is the final target (arrival applies).
-    pub final_leg: bool,
     pub arrival_radius: f32,
-    pub priority: f32,
-    pub layer: u32,
-    pub mask: u32,
-    pub arrived: bool,
     pub settled_at: f32,
-    /// Public id (for hit reports) and storage slot.
-    pub id: u32,
-    pub slot: u32,
     /// Outputs of the steer phase.
     pub pref_dir: Vec2,
     pub pref_speed: f32,
