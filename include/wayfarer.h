@@ -300,8 +300,8 @@ WfStatus wf_crowd_remove_obstacle(struct WfCrowd *crowd,
 
 // Advances every agent by `dt` seconds on `threads` threads (0 or 1: the calling thread;
 // results are bit-identical for any count). `dt` must be finite (`WF_STATUS_NON_FINITE`) and
-// > 0 (`WF_STATUS_INVALID_ARGUMENT`); a `dt` over 0.1 s is split into equal sub-steps of at
-// most 0.1 s, and one over 6.4 s is refused (`WF_STATUS_INVALID_ARGUMENT`).
+// positive (`WF_STATUS_INVALID_ARGUMENT`); a `dt` over 0.1 s is split into equal sub-steps of
+// at most 0.1 s, and one over 6.4 s is refused (`WF_STATUS_INVALID_ARGUMENT`).
 //
 // # Safety
 // `crowd` must be NULL or a live crowd.

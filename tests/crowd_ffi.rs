@@ -33,7 +33,7 @@ fn every_export_round_trips_and_refuses_bad_input() {
             WfStatus::Ok
         );
         assert_eq!(
-            wf_crowd_add_agent(c.0, p1.as_ptr(), 3.14, 1.3, 0.4, &mut b),
+            wf_crowd_add_agent(c.0, p1.as_ptr(), 3.0, 1.3, 0.4, &mut b),
             WfStatus::Ok
         );
         assert_eq!(
