@@ -15,8 +15,9 @@
 //! when lower) and b is a deterministic side bias: for agents, 0.35 × the right-hand
 //! perpendicular of the relative motion (head-on pairs both step right and pass; a perfectly
 //! symmetric circle turns into a roundabout instead of deadlocking); for obstacles, the
-//! tangent of the surface toward the nearer edge of the obstacle (ties: right), so agents
-//! slide around walls instead of stopping at them.
+//! tangent of the surface toward the obstacle's nearer edge (ties: right; on a planned or
+//! waypoint leg, the way the route goes when it clearly goes one way), so agents slide around
+//! walls instead of stopping at them.
 //!
 //! **Turn and walk**: yaw turns toward d by at most `max_turn_rate · dt`; the agent walks along
 //! its new forward at v · max(0, cos(angle left to turn)) (it slows while turning round), and
@@ -47,6 +48,9 @@ pub const ARRIVED_SHARE: f32 = 0.25;
 pub const CREEP: f32 = 0.25;
 /// Several overlaps of one agent are averaged and scaled by this (successive over-relaxation).
 pub const PROJECTION_RELAXATION: f32 = 1.5;
+/// On a planned or waypoint leg, |tangent · route direction| above which an obstacle is slid
+/// along the route's way rather than toward its nearer edge.
+pub const SLIDE_FOLLOW: f32 = 0.3;
 /// Close neighbours remembered for the walk-ahead limit.
 const CLOSE: usize = 16;
 /// Braking time near the target: inside `speed × BRAKE_TIME` the speed falls linearly.
@@ -292,12 +296,21 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             return; // touching but walking away
         }
         let t = s / v_pref.max(0.05);
-        // Slide along the surface toward its nearer edge (stable while sliding: the agent
-        // moves toward that edge); dead centre goes right.
+        // Slide along the surface the way the route goes when it clearly goes one way;
+        // walking into it, toward its nearer edge (stable while sliding: the agent moves
+        // toward that edge); dead centre goes right.
         let tan0 = right_of(n);
         let hit_at = b.pos + g * s;
         let off = tan0.dot(hit_at - shape.center);
-        let tan = if off > 1e-3 * b.radius {
+        let follow = tan0.dot(g);
+        let tan = if !b.final_leg && follow.abs() > SLIDE_FOLLOW {
+            // On a planned or waypoint leg the route knows the way round: follow it.
+            if follow > 0.0 {
+                tan0
+            } else {
+                -tan0
+            }
+        } else if off > 1e-3 * b.radius {
             tan0
         } else if off < -1e-3 * b.radius {
             -tan0
