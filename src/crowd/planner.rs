@@ -269,14 +269,7 @@ impl Planner {
 
     /// The point an agent at `pos` of `radius` should walk toward to reach `target`, and
     /// whether that point is the target itself.
-    pub(crate) fn next_point(
-        &mut self,
-        pos: Vec2,
-        target: Vec2,
-        radius: f32,
-        _shapes: &[Option<Shape>],
-        _grid: &ObstacleGrid,
-    ) -> (Vec2, bool) {
+    pub(crate) fn next_point(&mut self, pos: Vec2, target: Vec2, radius: f32) -> (Vec2, bool) {
         if self.nx == 0 {
             return (target, true);
         }

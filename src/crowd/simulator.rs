@@ -525,13 +525,7 @@ impl Crowd {
                     a.plan.2 -= 1;
                     return (point, last);
                 }
-                let (point, last) = self.planner.next_point(
-                    pos,
-                    target,
-                    a.radius,
-                    &self.shapes,
-                    &self.obstacle_grid,
-                );
+                let (point, last) = self.planner.next_point(pos, target, a.radius);
                 // A straight fallback (no field yet) is retried next sub-step.
                 let age = if last || point != target {
                     REPLAN_STEPS

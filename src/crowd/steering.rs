@@ -4,7 +4,8 @@
 //! **Steer** (the seed's rule, made to scale and to resolve): the agent wants to walk along
 //! g (unit, toward its route point) at its preferred speed v. For every agent or obstacle in
 //! its field of view (inside `fov_range` of its edge and within `fov_half_angle` of its
-//! forward, or touching it) it casts a ray — for agents, the relative motion
+//! forward or of its route direction — so what blocks the way stays seen while turning — or
+//! touching it) it casts a ray — for agents, the relative motion
 //! x(t) = (p_j − p_i) − (v g − v_j) t against the disc of radius r_i + r_j; for obstacles, the
 //! ray p_i + g s against the obstacle grown by r_i — and takes the hit time t and the hit
 //! normal n. The walking direction becomes
