@@ -24,7 +24,7 @@
 //! its new forward at v · max(0, cos(angle left to turn)) (it slows while turning round),
 //! inside the last `speed × 0.5 s` before its target at a speed that brakes toward it, and
 //! never faster than half the free gap to a walker right ahead per step (but at least
-//! `CREEP` × v, or a tenth of that when already pressed against someone: a jam keeps sliding,
+//! `CREEP` × v, or 40 % of that when already pressed against someone: a jam keeps sliding,
 //! a crush does not compress).
 //!
 //! **Arrive and settle**: within `arrival_radius` of its target an agent is arrived and stops;
@@ -366,8 +366,8 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         }
     }
     // A quarter of the speed always remains, so a jam keeps sliding instead of freezing.
-    // Pressed against someone ahead (a crush), it only creeps at a tenth of that.
-    let creep = if gap > 0.0 { CREEP } else { 0.1 * CREEP };
+    // Pressed against someone ahead (a crush), it creeps at 40 % of that.
+    let creep = if gap > 0.0 { CREEP } else { 0.4 * CREEP };
     speed = speed.min(((0.5 * gap).max(0.0) / w.dt).max(creep * v_pref));
     if b.final_leg {
         speed = speed.min(goal_dist / w.dt);
