@@ -135,7 +135,7 @@ impl AgentGrid {
         }
     }
 
-    /// The cell edge to use so a query of `radius` spans at most [`MAX_QUERY_SPAN`] cells.
+    /// The cell edge to use so a query of `max_query_radius` spans at most four cells a side.
     pub fn cell_for(max_query_radius: f32, min_cell: f32) -> f32 {
         min_cell.max(2.0 * max_query_radius / (MAX_QUERY_SPAN - 2) as f32)
     }
