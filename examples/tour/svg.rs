@@ -128,7 +128,11 @@ impl Svg {
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         let margin = 30.0;
         // Room for the title and the legend above the drawing, so nothing is drawn over them.
-        let legends = self.items.iter().filter(|i| matches!(i, Item::Legend { .. })).count();
+        let legends = self
+            .items
+            .iter()
+            .filter(|i| matches!(i, Item::Legend { .. }))
+            .count();
         let top = 40.0 + 16.0 * legends as f32;
         let (w, h) = (self.width, self.height);
         let span_x = (self.max.0 - self.min.0).max(1e-6);
