@@ -127,7 +127,13 @@ impl Svg {
     /// Writes the picture to `path`.
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
         let margin = 30.0;
-        let top = 40.0;
+        // Room for the title and the legend above the drawing, so nothing is drawn over them.
+        let legends = self
+            .items
+            .iter()
+            .filter(|i| matches!(i, Item::Legend { .. }))
+            .count();
+        let top = 40.0 + 16.0 * legends as f32;
         let (w, h) = (self.width, self.height);
         let span_x = (self.max.0 - self.min.0).max(1e-6);
         let span_y = (self.max.1 - self.min.1).max(1e-6);
@@ -151,7 +157,7 @@ impl Svg {
             r##"<text x="{margin}" y="24" font-size="16" fill="#222">{}</text>"##,
             escape(&self.title)
         );
-        let mut legend_y = top + 14.0;
+        let mut legend_y = 54.0;
         for item in &self.items {
             match item {
                 Item::Polyline {
