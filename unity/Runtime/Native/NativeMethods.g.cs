@@ -29,6 +29,177 @@ namespace Wayfarer.Native
         [DllImport(__DllName, EntryPoint = "wf_version", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* wf_version();
 
+        // Creates an empty crowd for up to `agent_capacity` agents (≤ 4 194 304; and as many
+        // obstacles, at least 1024) and writes it to `*out_crowd`. Per-step buffers are allocated
+        // here, so stepping allocates nothing.
+        //
+        // # Safety
+        // `out_crowd` must be NULL or valid for one pointer write.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_new", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_new(UIntPtr agent_capacity, IntPtr* out_crowd);
+
+        // Frees a crowd (NULL is a no-op).
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd from `wf_crowd_new`, freed once.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_free", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void wf_crowd_free(IntPtr crowd);
+
+        // Sets the parameters given to agents added from now on: fastest turn (rad/s, > 0),
+        // field-of-view range (m, ≥ 0) and half angle (0..=π), repel force (≥ 0), arrival radius
+        // (m, ≥ 0). Defaults: 2π rad/s, 4 m, 100°, 1.5, 0.25 m.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_defaults", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_defaults(IntPtr crowd, float max_turn_rate, float fov_range, float fov_half_angle, float repel_force, float arrival_radius);
+
+        // Adds an agent at `position` (3 floats) facing `yaw` (radians, 0 = +Z, clockwise from
+        // above) with walking `speed` (m/s, ≥ 0) and body `radius` (m, > 0); writes its id. Its
+        // target is where it stands until `wf_crowd_set_target`. Full crowd: `WF_STATUS_INVALID_COUNT`.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; `position` NULL or 3 floats; `out_id` NULL or valid.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_add_agent", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_add_agent(IntPtr crowd, float* position, float yaw, float speed, float radius, uint* out_id);
+
+        // Removes an agent; its id becomes invalid.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_remove_agent", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_remove_agent(IntPtr crowd, uint id);
+
+        // Sends agent `id` to `target` (3 floats); it arrives within `arrival_radius` (m, ≥ 0).
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; `target` NULL or 3 floats.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_target", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_target(IntPtr crowd, uint id, float* target, float arrival_radius);
+
+        // How agent `id` looks ahead and reacts: fastest turn (rad/s, > 0), field-of-view range (m
+        // from its edge, ≥ 0) and half angle (radians, 0..=π), repel force (≥ 0).
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_steering", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_steering(IntPtr crowd, uint id, float max_turn_rate, float fov_range, float fov_half_angle, float repel_force);
+
+        // Who yields (of two agents about to meet, the lower `priority` gives way) and who avoids
+        // whom (agent a avoids b when `a.mask & b.layer` is non-zero).
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_priority", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_priority(IntPtr crowd, uint id, float priority, uint layer, uint mask);
+
+        // Walking speed (m/s, ≥ 0) and body radius (m, > 0) of agent `id`.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_speed", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_speed(IntPtr crowd, uint id, float speed, float radius);
+
+        // Corner waypoints (xyz, `corner_count` points; `(NULL, 0)` clears them) that agent `id`
+        // walks in order before its target when its route mode is `WF_ROUTE_WAYPOINTS`.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; `corners` NULL or `corner_count` points.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_waypoints", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_waypoints(IntPtr crowd, uint id, float* corners, UIntPtr corner_count);
+
+        // How agent `id` finds its way: `WF_ROUTE_DIRECT`, `WF_ROUTE_WAYPOINTS` or
+        // `WF_ROUTE_PLANNED` (other values: `WF_STATUS_INVALID_ARGUMENT`).
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_route_mode", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_route_mode(IntPtr crowd, uint id, uint mode);
+
+        // Teleports `count` agents: `positions` holds `position_count` (= `count`) points; `yaws`
+        // holds `yaw_count` (= `count`) yaws, or is `(NULL, 0)` to keep each agent's yaw. Every id
+        // is checked first (any unknown: `WF_STATUS_OUT_OF_RANGE`, nothing changed). A NaN/Inf
+        // position or yaw does not stop the others: that agent is flagged `WF_AGENT_INVALID` (the
+        // step skips it until it gets a finite position), the others are moved, and the call
+        // returns `WF_STATUS_NON_FINITE`.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_positions", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_positions(IntPtr crowd, uint* ids, UIntPtr count, float* positions, UIntPtr position_count, float* yaws, UIntPtr yaw_count);
+
+        // Adds a vertical cylinder obstacle (`center` 3 floats, `radius` > 0); writes its id.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; `center` NULL or 3 floats; `out_id` NULL or valid.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_add_circle", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_add_circle(IntPtr crowd, float* center, float radius, uint* out_id);
+
+        // Adds an axis-aligned box obstacle from `min` to `max` (3 floats each; x and z used,
+        // `min <= max`); writes its id.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; `min`, `max` NULL or 3 floats; `out_id` NULL or valid.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_add_box", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_add_box(IntPtr crowd, float* min, float* max, uint* out_id);
+
+        // Adds a box obstacle of half extents `half_x`, `half_z` (≥ 0) around `center`, turned by
+        // `yaw` (its local +Z is (sin yaw, 0, cos yaw)); writes its id.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; `center` NULL or 3 floats; `out_id` NULL or valid.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_add_oriented_box", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_add_oriented_box(IntPtr crowd, float* center, float half_x, float half_z, float yaw, uint* out_id);
+
+        // Adds a wall segment from `a` to `b` (3 floats each, distinct on XZ); writes its id.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; `a`, `b` NULL or 3 floats; `out_id` NULL or valid.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_add_wall", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_add_wall(IntPtr crowd, float* a, float* b, uint* out_id);
+
+        // Removes an obstacle; its id becomes invalid.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_remove_obstacle", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_remove_obstacle(IntPtr crowd, uint id);
+
+        // Advances every agent by `dt` seconds on `threads` threads (0 or 1: the calling thread;
+        // results are bit-identical for any count). `dt` must be finite (`WF_STATUS_NON_FINITE`) and
+        // positive (`WF_STATUS_INVALID_ARGUMENT`); a `dt` over 0.1 s is split into equal sub-steps of
+        // at most 0.1 s, and one over 6.4 s is refused (`WF_STATUS_INVALID_ARGUMENT`).
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_step", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_step(IntPtr crowd, float dt, uint threads);
+
+        // Writes the number of live agents.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; `out_count` NULL or valid.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_agent_count", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_agent_count(IntPtr crowd, UIntPtr* out_count);
+
+        // For each of `count` agent ids: position (xyz), yaw and state (`WF_AGENT_*`). Each output
+        // is optional (NULL: not wanted); capacities are in agents. Any unknown id:
+        // `WF_STATUS_OUT_OF_RANGE` and nothing written.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given, not overlapping.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_read_agents", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_read_agents(IntPtr crowd, uint* ids, UIntPtr count, float* out_positions, UIntPtr out_positions_capacity, float* out_yaws, UIntPtr out_yaws_capacity, uint* out_states, UIntPtr out_states_capacity);
+
+        // For each of `count` agent ids, the most urgent thing it steered away from in the last
+        // step: kind (`WF_HIT_*`), the obstacle or agent id (0 for none), the hit point (xyz) and
+        // the unit normal there (xyz). Outputs optional; capacities in agents.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given, not overlapping.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_read_hits", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_read_hits(IntPtr crowd, uint* ids, UIntPtr count, uint* out_kinds, UIntPtr out_kinds_capacity, uint* out_hit_ids, UIntPtr out_hit_ids_capacity, float* out_points, UIntPtr out_points_capacity, float* out_normals, UIntPtr out_normals_capacity);
+
         // Samples the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
         // parameters `ts` (clamped to [0, 1]). Writes `count` positions to `out_positions` and, if
         // `out_derivatives` is not NULL, `count` first derivatives to it; both capacities are in
@@ -364,5 +535,40 @@ namespace Wayfarer.Native
         Holding = 2,
         // After the last key (clamp): standing at the last key.
         After = 3,
+    }
+
+    // Agent states written by `wf_crowd_read_agents` (as `uint32_t`).
+    public enum WfAgent : uint
+    {
+        // Walking toward its target.
+        Moving = 0,
+        // Inside its arrival radius, or settled against others arrived at the same target.
+        Arrived = 1,
+        // Wants to move but made less than a tenth of its intended progress in the last step.
+        Blocked = 2,
+        // Given a NaN/Inf position: skipped by the step until given a finite one.
+        Invalid = 3,
+    }
+
+    // Route modes for `wf_crowd_set_route_mode` (as `uint32_t`).
+    public enum WfRoute : uint
+    {
+        // Straight at the target, avoiding what it meets.
+        Direct = 0,
+        // Through the corners given by `wf_crowd_set_waypoints`, then to the target.
+        Waypoints = 1,
+        // Along a route the crowd plans around its static obstacles.
+        Planned = 2,
+    }
+
+    // Hit kinds written by `wf_crowd_read_hits` (as `uint32_t`).
+    public enum WfHit : uint
+    {
+        // Nothing on a collision course in the field of view.
+        None = 0,
+        // A static obstacle (the hit id is an obstacle id).
+        Obstacle = 1,
+        // Another agent (the hit id is an agent id).
+        Agent = 2,
     }
 }
