@@ -8,8 +8,8 @@
 use glam::Vec3;
 
 use super::boundary::{
-    finite, guard, handle_free, handle_mut, handle_new, handle_ref, points_in, points_out,
-    slice_in, slice_out, write_opt, FfiResult, WfStatus,
+    finite, guard, handle_free, handle_mut, handle_new, handle_ref, one_out, opt_points_out,
+    opt_slice_out, point_in, points_in, slice_in, write_opt, FfiResult, WfStatus,
 };
 use crate::crowd::{AgentId, Crowd, CrowdError, Obstacle, ObstacleId, RouteMode};
 
@@ -65,32 +65,6 @@ impl From<CrowdError> for WfStatus {
             CrowdError::CapacityExceeded => WfStatus::InvalidCount,
             CrowdError::UnknownId => WfStatus::OutOfRange,
         }
-    }
-}
-
-/// One required xyz point (NULL: `WF_STATUS_NULL_POINTER`, NaN: `WF_STATUS_NON_FINITE`).
-///
-/// # Safety
-/// `xyz` must be NULL or point to 3 readable floats.
-unsafe fn point_in(xyz: *const f32) -> FfiResult<Vec3> {
-    if xyz.is_null() {
-        return Err(WfStatus::NullPointer);
-    }
-    // SAFETY: forwarded contract.
-    Ok(unsafe { points_in(xyz, 1)? }[0])
-}
-
-/// Writes a new id through a required out-pointer.
-///
-/// # Safety
-/// `out` must be NULL or valid for one write.
-unsafe fn id_out(out: *mut u32) -> FfiResult<*mut u32> {
-    if out.is_null() {
-        Err(WfStatus::NullPointer)
-    } else if !(out as usize).is_multiple_of(core::mem::align_of::<u32>()) {
-        Err(WfStatus::Misaligned)
-    } else {
-        Ok(out)
     }
 }
 
@@ -175,11 +149,11 @@ pub unsafe extern "C" fn wf_crowd_add_agent(
         unsafe {
             let c = handle_mut(crowd)?;
             let p = point_in(position)?;
-            let out = id_out(out_id)?;
+            let out = one_out(out_id)?;
             let id = c
                 .crowd
                 .add_agent(p, finite(yaw)?, finite(speed)?, finite(radius)?)?;
-            out.write(id.0);
+            *out = id.0;
         }
         Ok(())
     })
@@ -399,9 +373,9 @@ unsafe fn add_obstacle(
     unsafe {
         let c = handle_mut(crowd)?;
         let ob = ob?;
-        let out = id_out(out_id)?;
+        let out = one_out(out_id)?;
         let id = c.crowd.add_obstacle(ob)?;
-        out.write(id.0);
+        *out = id.0;
     }
     Ok(())
 }
@@ -587,8 +561,8 @@ pub unsafe extern "C" fn wf_crowd_read_agents(
                 c.crowd.agent(AgentId(id))?;
             }
             let mut pos = opt_points_out(out_positions, out_positions_capacity, count)?;
-            let mut yaws = opt_out(out_yaws, out_yaws_capacity, count)?;
-            let mut states = opt_out(out_states, out_states_capacity, count)?;
+            let mut yaws = opt_slice_out(out_yaws, out_yaws_capacity, count)?;
+            let mut states = opt_slice_out(out_states, out_states_capacity, count)?;
             for (i, &id) in ids.iter().enumerate() {
                 let a = c.crowd.agent(AgentId(id))?;
                 if let Some(p) = pos.as_deref_mut().map(|p| &mut p[i]) {
@@ -634,8 +608,8 @@ pub unsafe extern "C" fn wf_crowd_read_hits(
             for &id in ids {
                 c.crowd.agent(AgentId(id))?;
             }
-            let mut kinds = opt_out(out_kinds, out_kinds_capacity, count)?;
-            let mut hit_ids = opt_out(out_hit_ids, out_hit_ids_capacity, count)?;
+            let mut kinds = opt_slice_out(out_kinds, out_kinds_capacity, count)?;
+            let mut hit_ids = opt_slice_out(out_hit_ids, out_hit_ids_capacity, count)?;
             let mut points = opt_points_out(out_points, out_points_capacity, count)?;
             let mut normals = opt_points_out(out_normals, out_normals_capacity, count)?;
             for (i, &id) in ids.iter().enumerate() {
@@ -656,36 +630,4 @@ pub unsafe extern "C" fn wf_crowd_read_hits(
         }
         Ok(())
     })
-}
-
-/// An optional output of `needed` elements (NULL: `None`).
-///
-/// # Safety
-/// As [`slice_out`].
-unsafe fn opt_out<'a, T>(
-    ptr: *mut T,
-    capacity: usize,
-    needed: usize,
-) -> FfiResult<Option<&'a mut [T]>> {
-    if ptr.is_null() {
-        return Ok(None);
-    }
-    // SAFETY: forwarded contract.
-    unsafe { slice_out(ptr, capacity, needed).map(Some) }
-}
-
-/// An optional output of `needed` xyz points (NULL: `None`).
-///
-/// # Safety
-/// As [`points_out`].
-unsafe fn opt_points_out<'a>(
-    ptr: *mut f32,
-    capacity: usize,
-    needed: usize,
-) -> FfiResult<Option<&'a mut [Vec3]>> {
-    if ptr.is_null() {
-        return Ok(None);
-    }
-    // SAFETY: forwarded contract.
-    unsafe { points_out(ptr, capacity, needed).map(Some) }
 }
