@@ -41,6 +41,8 @@ pub const RIPPLE_CHECK: f64 = 1e-3;
 /// For a cubic Hermite interpolant the error is `e(x) ≈ K·x²(1−x)²`: its largest slope error,
 /// `K·max|2x(1−x)(1−2x)| = K·0.19245`, is `3.079·e(½)` (x in interval units).
 const SLOPE_PER_VALUE_ERROR: f64 = 3.079;
+/// Longest walk over the table's `starts` before a query falls back to a binary search.
+const WALK: usize = 8;
 /// Deepest subdivision of one segment (intervals no narrower than `2^-MAX_DEPTH` in `t`).
 pub const MAX_DEPTH: u32 = 14;
 
@@ -91,16 +93,19 @@ impl CurveParam {
 /// One interval of the table: the cubic Hermite of `t(x)`, `x = (s − s0)/ds ∈ [0, 1]`.
 /// Everything a query needs sits in these 28 bytes (one cache line at most).
 #[derive(Clone, Copy, Debug)]
-struct Interval {
+pub(crate) struct Interval {
     /// Distance at the interval's start (f32, rounded from an f64 running sum).
-    start: f32,
-    inv_ds: f32,
-    segment: u32,
-    t0: f32,
-    t1: f32,
+    pub(crate) start: f32,
+    /// `1 / ds`, the interval's length in f32.
+    pub(crate) inv_ds: f32,
+    /// The curve segment.
+    pub(crate) segment: u32,
+    /// Parameter at the start and the end.
+    pub(crate) t0: f32,
+    pub(crate) t1: f32,
     /// `dt/dx` at `x = 0` and `x = 1` (that is `ds · dt/ds`).
-    m0: f32,
-    m1: f32,
+    pub(crate) m0: f32,
+    pub(crate) m1: f32,
 }
 
 /// The baked arc-length table of one curve: see the module docs for the method.
@@ -109,6 +114,9 @@ struct Interval {
 #[derive(Clone, Debug)]
 pub struct ArcLengthTable {
     intervals: Vec<Interval>,
+    /// `intervals[i].start` as its own column, plus `+∞` at the end: the search reads only
+    /// this (16 starts per cache line) and needs no end test.
+    starts: Vec<f32>,
     /// Coarse index: `grid[k]` is the interval holding distance `k / grid_scale`; the answer
     /// for a distance in cell `k` lies in `grid[k]..=grid[k + 1]`.
     grid: Vec<u32>,
@@ -174,6 +182,7 @@ impl ArcLengthTable {
         let segs = curve.segment_count();
         let mut table = ArcLengthTable {
             intervals: Vec::new(),
+            starts: Vec::new(),
             grid: Vec::new(),
             grid_scale: 0.0,
             segment_first: Vec::with_capacity(segs + 1),
@@ -230,6 +239,8 @@ impl ArcLengthTable {
         table.segment_first.push(table.intervals.len() as u32);
         table.segment_start.push(s);
         table.total = s;
+        table.starts = table.intervals.iter().map(|iv| iv.start).collect();
+        table.starts.push(f32::INFINITY);
         table.build_grid();
         table
     }
@@ -252,32 +263,54 @@ impl ArcLengthTable {
         }
     }
 
-    /// The last interval `i` with `start ≤ d` (0 if none): the grid cell of `d` bounds the
-    /// search to a few intervals; a full binary search is the fallback when rounding puts `d`
-    /// outside its cell's range.
+    /// The last interval `i` with `start ≤ d` (0 if none; `d` not NaN): the grid cell of `d`
+    /// gives a first guess (one cell per interval, so usually the answer or its neighbour),
+    /// then a short walk over the `starts` column; a binary search is the fallback after
+    /// [`WALK`] steps (many tiny intervals in one cell).
     #[inline]
     fn interval_at(&self, d: f32) -> usize {
-        let n = self.intervals.len();
         let cells = self.grid.len().saturating_sub(1);
-        if cells > 0 {
+        let i = if cells > 0 {
             let k = ((d * self.grid_scale) as usize).min(cells - 1);
-            let (lo, hi) = (self.grid[k] as usize, self.grid[k + 1] as usize);
-            let i = lo + self.intervals[lo + 1..=hi.max(lo)].partition_point(|iv| iv.start <= d);
-            if self.settled(i, d) {
-                return i;
-            }
-        }
-        self.intervals
-            .partition_point(|iv| iv.start <= d)
-            .saturating_sub(1)
-            .min(n.saturating_sub(1))
+            self.grid[k] as usize
+        } else {
+            0
+        };
+        self.walk_from(i, d)
     }
 
-    /// Whether `i` is the last interval with `start ≤ d` (or 0 when `d` precedes them all).
+    /// The answer of [`interval_at`](Self::interval_at) found by walking from `i` (any index
+    /// below the interval count): at most [`WALK`] steps each way, then a binary search.
     #[inline]
-    fn settled(&self, i: usize, d: f32) -> bool {
+    fn walk_from(&self, mut i: usize, d: f32) -> usize {
+        let starts = &self.starts;
+        let n = starts.len() - 1; // the +∞ sentinel ends the forward walk
+        let mut steps = 0;
+        while starts[i + 1] <= d {
+            i += 1;
+            steps += 1;
+            if steps == WALK {
+                return self.search(d);
+            }
+        }
+        while i > 0 && starts[i] > d {
+            i -= 1;
+            steps += 1;
+            if steps == WALK {
+                return self.search(d);
+            }
+        }
+        debug_assert!(i < n);
+        i
+    }
+
+    /// Binary search over the whole `starts` column (the same answer as the walks).
+    #[cold]
+    fn search(&self, d: f32) -> usize {
         let n = self.intervals.len();
-        (i == 0 || self.intervals[i].start <= d) && (i + 1 >= n || self.intervals[i + 1].start > d)
+        self.starts[..n]
+            .partition_point(|&s| s <= d)
+            .saturating_sub(1)
     }
 
     fn push_interval<C: ParamCurve + ?Sized>(
@@ -324,7 +357,12 @@ impl ArcLengthTable {
         self.error
     }
 
-    /// Number of table intervals (memory is ~28 bytes each).
+    /// The intervals, in order of distance.
+    pub(crate) fn intervals(&self) -> &[Interval] {
+        &self.intervals
+    }
+
+    /// Number of table intervals (memory is ~32 bytes each).
     pub fn interval_count(&self) -> usize {
         self.intervals.len()
     }
@@ -362,20 +400,13 @@ impl ArcLengthTable {
             return CurveParam { segment: 0, t: 0.0 };
         }
         let d = if d.is_nan() { 0.0 } else { d };
-        let mut i = (*hint).min(n - 1);
+        let i = (*hint).min(n - 1);
         // Same answer as param_at_distance: the last interval i with start <= d (0 if none).
-        let mut steps = 0;
-        while i > 0 && self.intervals[i].start > d && steps < 8 {
-            i -= 1;
-            steps += 1;
-        }
-        while i + 1 < n && self.intervals[i + 1].start <= d && steps < 8 {
-            i += 1;
-            steps += 1;
-        }
-        if !self.settled(i, d) {
-            i = self.interval_at(d);
-        }
+        let i = if (i == 0 || self.starts[i] <= d) && self.starts[i + 1] > d {
+            i
+        } else {
+            self.walk_from(i, d)
+        };
         *hint = i;
         self.param_in_interval(i, d)
     }
