@@ -469,7 +469,7 @@ impl Path {
     }
 
     /// Position and unit forward at a parameter already found for distance `d`.
-    #[inline]
+    #[inline(always)]
     pub fn sample_param(&self, p: CurveParam, d: f32) -> (Vec3, Vec3) {
         let (pos, der) = match self.power.get(p.segment) {
             // Position and derivative of the power form by Horner's rule.
@@ -479,16 +479,23 @@ impl Path {
                 let der = *b + t * (2.0 * *c + t * (3.0 * *d));
                 (pos, der)
             }
-            None => (
-                self.curve.position(p.segment, p.t),
-                self.curve.derivative(p.segment, p.t),
-            ),
+            None => self.curve_sample(p),
         };
         let fwd = match der.try_normalize() {
             Some(f) => f,
             None => self.chord_forward(d),
         };
         (pos, fwd)
+    }
+
+    /// Position and derivative from the curve itself (Bézier chains), kept out of line so the
+    /// cubic path inlines.
+    #[inline(never)]
+    fn curve_sample(&self, p: CurveParam) -> (Vec3, Vec3) {
+        (
+            self.curve.position(p.segment, p.t),
+            self.curve.derivative(p.segment, p.t),
+        )
     }
 
     /// Unit tangent at `p` (found for distance `d`), with the fallbacks of the module docs.

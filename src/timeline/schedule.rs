@@ -372,43 +372,48 @@ impl KeysView<'_> {
         self.times[self.times.len() - 1] - self.times[0]
     }
 
-    /// The leg holding local time `tau` (last `i` with `tᵢ ≤ τ`, at most `N − 1`).
-    #[inline]
+    /// The leg holding local time `tau` (last `i` with `tᵢ ≤ τ`, at most `N − 1`; 0 if none).
+    /// The answer is unique (times strictly increase), so a hint only changes the work: the
+    /// hinted leg is checked first (no search for coherent times), then its successor, then
+    /// a binary search.
+    #[inline(always)]
     fn leg_of(&self, tau: f64, hint: Option<&mut usize>) -> usize {
         let last = self.legs.len() - 1;
+        if last == 0 {
+            // One leg: nothing to search (the common whole-path schedule).
+            if let Some(h) = hint {
+                *h = 0;
+            }
+            return 0;
+        }
         let ts = self.times;
+        let holds = |i: usize| (i == 0 || ts[i] <= tau) && (i == last || ts[i + 1] > tau);
         match hint {
-            None => ts
-                .partition_point(|&x| x <= tau)
-                .saturating_sub(1)
-                .min(last),
+            None => Self::search_leg(ts, tau, last),
             Some(h) => {
-                let mut i = (*h).min(last);
-                // Walk to the same answer as the binary search: ts[i] <= τ < ts[i+1] or an end.
-                let mut steps = 0;
-                while i > 0 && ts[i] > tau && steps < 8 {
-                    i -= 1;
-                    steps += 1;
-                }
-                while i < last && ts[i + 1] <= tau && steps < 8 {
-                    i += 1;
-                    steps += 1;
-                }
-                let ok = (i == 0 || ts[i] <= tau) && (i == last || ts[i + 1] > tau);
-                if !ok {
-                    i = ts
-                        .partition_point(|&x| x <= tau)
-                        .saturating_sub(1)
-                        .min(last);
-                }
+                let i = (*h).min(last);
+                let i = if holds(i) {
+                    i
+                } else if i < last && holds(i + 1) {
+                    i + 1
+                } else {
+                    Self::search_leg(ts, tau, last)
+                };
                 *h = i;
                 i
             }
         }
     }
 
-    /// See [`Schedule::sample`].
     #[inline]
+    fn search_leg(ts: &[f64], tau: f64, last: usize) -> usize {
+        ts.partition_point(|&x| x <= tau)
+            .saturating_sub(1)
+            .min(last)
+    }
+
+    /// See [`Schedule::sample`].
+    #[inline(always)]
     pub(crate) fn sample(&self, t: f64, hint: Option<&mut usize>) -> ScheduleSample {
         let t0 = self.t0();
         let n = self.times.len() - 1;
