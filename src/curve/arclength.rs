@@ -130,6 +130,16 @@ pub struct ArcLengthTable {
     error: f64,
 }
 
+/// An interval waiting on the baking stack: `[a, b]`, its length, depth and end speeds.
+struct Pending {
+    a: f64,
+    b: f64,
+    len: f64,
+    depth: u32,
+    va: f64,
+    vb: f64,
+}
+
 /// Length of `[a, b]` by 5-point Gauss–Legendre on the curve's speed.
 fn gl5<C: ParamCurve + ?Sized>(curve: &C, segment: usize, a: f64, b: f64) -> f64 {
     let half = 0.5 * (b - a);
@@ -155,9 +165,16 @@ fn hermite_f64(y0: f64, y1: f64, m0: f64, m1: f64, x: f64) -> (f64, f64) {
     (y, dy)
 }
 
-/// `dt/ds` at `t`, or the secant slope `dt_ds_secant` where the speed is too small to invert.
-fn slope<C: ParamCurve + ?Sized>(curve: &C, segment: usize, t: f64, secant: f64) -> f64 {
-    let v = curve.derivative(segment, t as f32).length() as f64;
+/// The speed `|C'(t)|` (evaluated in f32 like every query, widened to f64).
+#[inline]
+fn speed<C: ParamCurve + ?Sized>(curve: &C, segment: usize, t: f64) -> f64 {
+    curve.derivative(segment, t as f32).length() as f64
+}
+
+/// `dt/ds = 1/v` for the speed `v`, or the secant slope `dt_ds_secant` where the speed is too
+/// small to invert.
+#[inline]
+fn slope(v: f64, secant: f64) -> f64 {
     if v > 1e-3 / secant {
         1.0 / v
     } else {
@@ -190,20 +207,37 @@ impl ArcLengthTable {
             total: 0.0,
             error: 0.0,
         };
-        // Explicit stack of (a, b, length of [a, b], depth); intervals pop in order of t.
-        let mut stack: Vec<(f64, f64, f64, u32)> = Vec::with_capacity(2 * MAX_DEPTH as usize + 2);
+        // Explicit stack of intervals; they pop in order of t. The speeds at the ends are
+        // carried along (each is evaluated once, then shared by both neighbours).
+        let mut stack: Vec<Pending> = Vec::with_capacity(2 * MAX_DEPTH as usize + 2);
         let mut s = 0.0f64;
         for seg in 0..segs {
             table.segment_first.push(table.intervals.len() as u32);
             table.segment_start.push(s);
             let whole = gl5(curve, seg, 0.0, 1.0);
             stack.clear();
-            stack.push((0.0, 1.0, whole, 0));
-            while let Some((a, b, len, depth)) = stack.pop() {
+            stack.push(Pending {
+                a: 0.0,
+                b: 1.0,
+                len: whole,
+                depth: 0,
+                va: speed(curve, seg, 0.0),
+                vb: speed(curve, seg, 1.0),
+            });
+            while let Some(Pending {
+                a,
+                b,
+                len,
+                depth,
+                va,
+                vb,
+            }) = stack.pop()
+            {
                 if len <= 0.0 || !len.is_finite() {
                     continue; // zero-length piece: nothing to walk
                 }
                 let m = 0.5 * (a + b);
+                let vm = speed(curve, seg, m);
                 let left = gl5(curve, seg, a, m);
                 let right = gl5(curve, seg, m, b);
                 let diff = (left + right - len).abs();
@@ -213,26 +247,41 @@ impl ArcLengthTable {
                     // error at the split point bounds its slope error (see the module docs).
                     let fine = left + right;
                     let secant = (b - a) / fine;
-                    let ma = slope(curve, seg, a, secant) * fine;
-                    let mb = slope(curve, seg, b, secant) * fine;
+                    let ma = slope(va, secant) * fine;
+                    let mb = slope(vb, secant) * fine;
                     let (t_mid, dtdx) = hermite_f64(a, b, ma, mb, left / fine);
                     let ripple = SLOPE_PER_VALUE_ERROR * (t_mid - m).abs() / (b - a);
                     // The slope at the split point catches errors that are not yet of the
                     // asymptotic shape (large intervals, where e(½) may vanish by chance).
-                    let truth = slope(curve, seg, m, secant);
+                    let truth = slope(vm, secant);
                     let slope_err = (dtdx / fine / truth - 1.0).abs();
                     accept = ripple.max(slope_err) <= RIPPLE_CHECK;
                 }
                 if accept {
                     table.error += diff;
-                    table.push_interval(curve, seg, a, m, s, left);
+                    table.push_interval(seg, (a, va), (m, vm), s, left);
                     s += left;
-                    table.push_interval(curve, seg, m, b, s, right);
+                    table.push_interval(seg, (m, vm), (b, vb), s, right);
                     s += right;
                 } else {
                     // Right first so the left half pops first.
-                    stack.push((m, b, right, depth + 1));
-                    stack.push((a, m, left, depth + 1));
+                    let depth = depth + 1;
+                    stack.push(Pending {
+                        a: m,
+                        b,
+                        len: right,
+                        depth,
+                        va: vm,
+                        vb,
+                    });
+                    stack.push(Pending {
+                        a,
+                        b: m,
+                        len: left,
+                        depth,
+                        va,
+                        vb: vm,
+                    });
                 }
             }
         }
@@ -313,12 +362,13 @@ impl ArcLengthTable {
             .saturating_sub(1)
     }
 
-    fn push_interval<C: ParamCurve + ?Sized>(
+    /// Appends the interval `[a, b]` (parameters with the speeds there) starting at distance
+    /// `s0`, of length `len`.
+    fn push_interval(
         &mut self,
-        curve: &C,
         seg: usize,
-        a: f64,
-        b: f64,
+        (a, va): (f64, f64),
+        (b, vb): (f64, f64),
         s0: f64,
         len: f64,
     ) {
@@ -328,8 +378,8 @@ impl ArcLengthTable {
             return; // below f32 resolution at this distance: never the answer of a query
         }
         let secant = (b - a) / len;
-        let m0 = slope(curve, seg, a, secant) * len;
-        let m1 = slope(curve, seg, b, secant) * len;
+        let m0 = slope(va, secant) * len;
+        let m1 = slope(vb, secant) * len;
         self.intervals.push(Interval {
             start,
             inv_ds: 1.0 / ds,
