@@ -429,13 +429,13 @@ impl ArcLengthTable {
     }
 
     /// The curve parameter at arc-length distance `d` from the start (clamped to
-    /// `[0, total_length]`; NaN → 0). A zero-length curve maps everything to `(0, 0)`.
+    /// `[0, total_length]`; NaN → 0, infinities clamp too). A zero-length curve maps everything to `(0, 0)`.
     #[inline]
     pub fn param_at_distance(&self, d: f32) -> CurveParam {
         if self.intervals.is_empty() {
             return CurveParam { segment: 0, t: 0.0 };
         }
-        let d = if d.is_nan() { 0.0 } else { d };
+        let d = if d.is_nan() { 0.0 } else { d.min(f32::MAX) };
         self.param_in_interval(self.interval_at(d), d)
     }
 
@@ -449,7 +449,7 @@ impl ArcLengthTable {
         if n == 0 {
             return CurveParam { segment: 0, t: 0.0 };
         }
-        let d = if d.is_nan() { 0.0 } else { d };
+        let d = if d.is_nan() { 0.0 } else { d.min(f32::MAX) };
         let i = (*hint).min(n - 1);
         // Same answer as param_at_distance: the last interval i with start <= d (0 if none).
         let i = if (i == 0 || self.starts[i] <= d) && self.starts[i + 1] > d {
@@ -552,6 +552,13 @@ mod tests {
         assert!((p - Vec3::new(3.0, 5.0, 4.0)).length() < 1e-5);
         assert_eq!(t.position_at_distance(&c, 100.0), pts[3]);
         assert_eq!(t.position_at_distance(&c, -1.0), pts[0]);
+        assert_eq!(t.position_at_distance(&c, f32::INFINITY), pts[3]);
+        assert_eq!(t.position_at_distance(&c, f32::NEG_INFINITY), pts[0]);
+        let mut hint = 1;
+        assert_eq!(
+            t.param_at_distance_hinted(f32::INFINITY, &mut hint),
+            t.param_at_distance(100.0)
+        );
     }
 
     #[test]

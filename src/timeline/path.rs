@@ -59,13 +59,14 @@ fn polygon(pts: &[Vec3]) -> f64 {
     pts.windows(2).map(|w| w[0].distance(w[1]) as f64).sum()
 }
 
-/// NaN → 0 (the table clamps every other distance).
+/// NaN → 0, `+∞` → the largest finite value (below the sentinel's start); the spans clamp
+/// every other distance.
 #[inline]
 fn clean(d: f32) -> f32 {
     if d.is_nan() {
         0.0
     } else {
-        d
+        d.min(f32::MAX)
     }
 }
 
@@ -145,10 +146,9 @@ pub struct Path {
     /// Baking pieces: first piece of each segment (+ total), and the segment of each piece.
     first: Vec<u32>,
     owner: Vec<u32>,
-    /// The table's intervals mapped to the curve's own parameter (see [`Span`]).
+    /// The table's intervals mapped to the curve's own parameter (see [`Span`]), plus a
+    /// sentinel span starting at `+∞` that ends every forward walk.
     spans: Vec<Span>,
-    /// Distance at each span's start, plus `+∞` at the end (the search's only column).
-    starts: Vec<f32>,
     /// Uniform grid over `[0, L]`: the span holding each cell's start, a starting point for
     /// the search (two cells per span: 0–1 steps instead of a binary search).
     grid: Vec<u32>,
@@ -161,13 +161,15 @@ pub struct Path {
 /// One arc-length table interval, baked for queries: the table's cubic of the piece
 /// parameter composed with the piece → segment map (`t = (k + t_piece)/n`, linear) is again a
 /// cubic, `t(x) = c₀ + x(c₁ + x(c₂ + x·c₃))` with `x = (d − start)·inv_ds`, clamped to
-/// `[lo, hi]`; coefficients computed in f64. 32 bytes: one aligned half cache line.
+/// `[c₀, hi]` (`c₀` is the parameter at the span's start); coefficients computed in f64.
+/// 32 bytes, aligned: a search step and the evaluation read one span (the next span's
+/// `start`, which ends this one, shares its cache line half the time).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
 struct Span {
+    start: f32,
     inv_ds: f32,
     segment: u32,
-    lo: f32,
     hi: f32,
     c: [f32; 4],
 }
@@ -186,9 +188,9 @@ fn spans(table: &ArcLengthTable, refined: &Refined<'_>) -> Vec<Span> {
             let (t0, t1) = ((k + iv.t0 as f64) / n, (k + iv.t1 as f64) / n);
             let (m0, m1) = (iv.m0 as f64 / n, iv.m1 as f64 / n);
             Span {
+                start: iv.start,
                 inv_ds: iv.inv_ds,
                 segment: seg as u32,
-                lo: t0 as f32,
                 hi: (t1 as f32).min(1.0),
                 c: [
                     t0 as f32,
@@ -198,6 +200,13 @@ fn spans(table: &ArcLengthTable, refined: &Refined<'_>) -> Vec<Span> {
                 ],
             }
         })
+        .chain(std::iter::once(Span {
+            start: f32::INFINITY,
+            inv_ds: 0.0,
+            segment: 0,
+            hi: 0.0,
+            c: [0.0; 4],
+        }))
         .collect()
 }
 
@@ -235,20 +244,19 @@ impl Path {
             owner: &owner,
         };
         let spans = spans(&table, &refined);
-        let mut starts: Vec<f32> = table.intervals().iter().map(|iv| iv.start).collect();
-        starts.push(f32::INFINITY);
-        let cells = (2 * spans.len()).clamp(1, 1 << 22);
+        let n = spans.len() - 1;
+        let cells = (2 * n).clamp(1, 1 << 22);
         let grid_scale = if length > 0.0 {
             cells as f32 / length
         } else {
             0.0
         };
-        let last = spans.len().saturating_sub(1);
+        let last = n.saturating_sub(1);
         let grid = (0..cells)
             .map(|c| {
                 let d = c as f32 * length / cells as f32;
-                starts[..=last]
-                    .partition_point(|&s| s <= d)
+                spans[..=last]
+                    .partition_point(|s| s.start <= d)
                     .saturating_sub(1) as u32
             })
             .collect();
@@ -265,7 +273,6 @@ impl Path {
             first,
             owner,
             spans,
-            starts,
             grid,
             grid_scale,
             power,
@@ -362,12 +369,13 @@ impl Path {
     #[inline]
     pub fn param_at_hinted(&self, d: f32, hint: &mut usize) -> CurveParam {
         let d = clean(d);
-        let n = self.spans.len();
+        let n = self.spans.len() - 1;
         if n == 0 {
             return CurveParam { segment: 0, t: 0.0 };
         }
         let i = (*hint).min(n - 1);
-        let i = if (i == 0 || self.starts[i] <= d) && self.starts[i + 1] > d {
+        let sp = &self.spans[i..i + 2];
+        let i = if (i == 0 || sp[0].start <= d) && sp[1].start > d {
             i
         } else {
             self.walk_from(i, d)
@@ -388,22 +396,22 @@ impl Path {
     /// after 8 steps. The answer is unique (starts are increasing), whatever `i` was.
     #[inline]
     fn walk_from(&self, mut i: usize, d: f32) -> usize {
-        let n = self.spans.len();
+        let n = self.spans.len() - 1;
         if n == 0 {
             return 0;
         }
-        let starts = &self.starts;
+        let spans = &self.spans;
         i = i.min(n - 1);
         let mut steps = 0;
-        // The `+∞` sentinel at `starts[n]` ends the forward walk.
-        while starts[i + 1] <= d {
+        // The sentinel span `spans[n]` starts at `+∞`: it ends the forward walk.
+        while spans[i + 1].start <= d {
             i += 1;
             steps += 1;
             if steps == 8 {
                 return self.search(d);
             }
         }
-        while i > 0 && starts[i] > d {
+        while i > 0 && spans[i].start > d {
             i -= 1;
             steps += 1;
             if steps == 8 {
@@ -415,9 +423,9 @@ impl Path {
 
     #[cold]
     fn search(&self, d: f32) -> usize {
-        let n = self.spans.len();
-        self.starts[..n]
-            .partition_point(|&s| s <= d)
+        let n = self.spans.len() - 1;
+        self.spans[..n]
+            .partition_point(|s| s.start <= d)
             .saturating_sub(1)
     }
 
@@ -425,15 +433,17 @@ impl Path {
     /// empty table, whose every distance is the start).
     #[inline]
     fn param_in_span(&self, i: usize, d: f32) -> CurveParam {
-        let Some(sp) = self.spans.get(i) else {
+        let sp = &self.spans[i];
+        if sp.start == f32::INFINITY {
+            // The sentinel: an empty table, whose every distance is the start.
             return CurveParam { segment: 0, t: 0.0 };
-        };
-        let x = ((d - self.starts[i]) * sp.inv_ds).clamp(0.0, 1.0);
+        }
+        let x = ((d - sp.start) * sp.inv_ds).clamp(0.0, 1.0);
         let c = &sp.c;
         let t = c[0] + x * (c[1] + x * (c[2] + x * c[3]));
         CurveParam {
             segment: sp.segment as usize,
-            t: t.clamp(sp.lo, sp.hi),
+            t: t.clamp(c[0], sp.hi),
         }
     }
 
@@ -597,6 +607,13 @@ mod tests {
             assert_eq!(path.param_at_hinted(d, &mut hint), q);
         }
         assert_eq!(path.param_at(f32::NAN), path.param_at(0.0));
+        assert_eq!(path.param_at(f32::INFINITY), path.param_at(2.0 * l));
+        assert_eq!(path.param_at(f32::NEG_INFINITY), path.param_at(0.0));
+        let mut hint = 3;
+        assert_eq!(
+            path.param_at_hinted(f32::INFINITY, &mut hint),
+            path.param_at(l)
+        );
     }
 
     #[test]
