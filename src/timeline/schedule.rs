@@ -125,6 +125,10 @@ pub struct Key {
 /// One leg's precomputed data.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Leg {
+    /// Time and distance of the leg's first key, and the distance covered.
+    start: f64,
+    d0: f64,
+    delta: f64,
     inv_dt: f64,
     ease: Ease,
     /// Sign of the path tangent the NPC faces on this leg: running forwards, backwards.
@@ -156,6 +160,9 @@ pub struct Crossing {
 /// Borrowed columns of one schedule (used by [`Schedule`] and [`super::ScheduleSet`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct KeysView<'a> {
+    /// `times[0]` and `times[N] − times[0]`, precomputed.
+    pub(crate) t0: f64,
+    pub(crate) span: f64,
     pub(crate) times: &'a [f64],
     pub(crate) distances: &'a [f64],
     pub(crate) legs: &'a [Leg],
@@ -214,6 +221,9 @@ pub(crate) fn build_legs(
         let rev = after.or(before).map_or(-1, |s| -s);
         let dt = keys[i + 1].time - keys[i].time;
         legs.push(Leg {
+            start: keys[i].time,
+            d0: keys[i].distance,
+            delta: keys[i + 1].distance - keys[i].distance,
             inv_dt: 1.0 / dt,
             ease: ease.get(i).copied().unwrap_or_default(),
             face: [fwd, rev],
@@ -263,6 +273,8 @@ impl Schedule {
 
     pub(crate) fn view(&self) -> KeysView<'_> {
         KeysView {
+            t0: self.times[0],
+            span: self.times[self.times.len() - 1] - self.times[0],
             times: &self.times,
             distances: &self.distances,
             legs: &self.legs,
@@ -364,12 +376,12 @@ impl Leg {
 impl KeysView<'_> {
     #[inline]
     fn t0(&self) -> f64 {
-        self.times[0]
+        self.t0
     }
 
     #[inline]
     fn span(&self) -> f64 {
-        self.times[self.times.len() - 1] - self.times[0]
+        self.span
     }
 
     /// The leg holding local time `tau` (last `i` with `tᵢ ≤ τ`, at most `N − 1`; 0 if none).
@@ -442,10 +454,9 @@ impl KeysView<'_> {
         };
         let i = self.leg_of(tau, hint);
         let leg = &self.legs[i];
-        let x = ((tau - self.times[i]) * leg.inv_dt).clamp(0.0, 1.0);
+        let x = ((tau - leg.start) * leg.inv_dt).clamp(0.0, 1.0);
         let (u, du) = leg.ease.apply(x);
-        let (d0, d1) = (self.distances[i], self.distances[i + 1]);
-        let delta = d1 - d0;
+        let (d0, delta) = (leg.d0, leg.delta);
         let state = if delta == 0.0 {
             NpcState::Holding
         } else {

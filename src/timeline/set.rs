@@ -66,6 +66,9 @@ pub struct NpcSample {
 /// (NPC `i`).
 #[derive(Clone, Copy, Debug)]
 struct NpcRecord {
+    /// First key time and the keys' time span (`t_N − t₀`).
+    t0: f64,
+    span: f64,
     key: u32,
     end: u32,
     path: u32,
@@ -132,6 +135,8 @@ impl ScheduleSet {
         self.key_distance.extend(keys.iter().map(|k| k.distance));
         self.legs.extend(legs);
         self.npcs.push(NpcRecord {
+            t0: keys[0].time,
+            span: keys[keys.len() - 1].time - keys[0].time,
             key,
             end: self.key_time.len() as u32,
             path: path_index,
@@ -169,6 +174,8 @@ impl ScheduleSet {
         let r = self.npcs[npc];
         let (a, b) = (r.key as usize, r.end as usize);
         KeysView {
+            t0: r.t0,
+            span: r.span,
             times: &self.key_time[a..b],
             distances: &self.key_distance[a..b],
             legs: &self.legs[a - npc..b - npc - 1],
