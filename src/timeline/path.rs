@@ -59,6 +59,20 @@ fn polygon(pts: &[Vec3]) -> f64 {
     pts.windows(2).map(|w| w[0].distance(w[1]) as f64).sum()
 }
 
+/// `1 / |v|` with the operations of glam's `length_recip` (so `v · unit_recip(v)` is
+/// `v.try_normalize()` bit for bit); written on the components so that a loop over many
+/// vectors vectorises.
+#[inline(always)]
+pub(crate) fn unit_recip_xyz(x: f32, y: f32, z: f32) -> f32 {
+    1.0 / ((x * x + y * y) + z * z).sqrt()
+}
+
+/// [`unit_recip_xyz`] of a vector.
+#[inline(always)]
+pub(crate) fn unit_recip(v: Vec3) -> f32 {
+    unit_recip_xyz(v.x, v.y, v.z)
+}
+
 /// NaN → 0, `+∞` → the largest finite value (below the sentinel's start); the spans clamp
 /// every other distance.
 #[inline]
@@ -481,7 +495,14 @@ impl Path {
     /// Position and unit forward at a parameter already found for distance `d`.
     #[inline(always)]
     pub fn sample_param(&self, p: CurveParam, d: f32) -> (Vec3, Vec3) {
-        let (pos, der) = match self.power.get(p.segment) {
+        let (pos, der) = self.position_derivative(p);
+        (pos, self.unit_or_chord(der, unit_recip(der), d))
+    }
+
+    /// Position and derivative `dC/dt` at `p`.
+    #[inline(always)]
+    pub(crate) fn position_derivative(&self, p: CurveParam) -> (Vec3, Vec3) {
+        match self.power.get(p.segment) {
             // Position and derivative of the power form by Horner's rule.
             Some([a, b, c, d]) => {
                 let t = p.t.clamp(0.0, 1.0);
@@ -490,12 +511,18 @@ impl Path {
                 (pos, der)
             }
             None => self.curve_sample(p),
-        };
-        let fwd = match der.try_normalize() {
-            Some(f) => f,
-            None => self.chord_forward(d),
-        };
-        (pos, fwd)
+        }
+    }
+
+    /// `der · recip` when `recip` (from [`unit_recip`]) is finite and positive, else the chord
+    /// fallback at distance `d` (see the module docs).
+    #[inline(always)]
+    pub(crate) fn unit_or_chord(&self, der: Vec3, recip: f32, d: f32) -> Vec3 {
+        if recip.is_finite() && recip > 0.0 {
+            der * recip
+        } else {
+            self.chord_forward(d)
+        }
     }
 
     /// Position and derivative from the curve itself (Bézier chains), kept out of line so the
