@@ -207,7 +207,7 @@ fn batch(
     if avx && n >= STREAM_MIN {
         // Large outputs: ordinary stores up to a 16-byte aligned point, then streaming.
         let p = out.as_ptr() as usize;
-        if let Some(head) = (0..4).find(|i| (p + 12 * i) % 16 == 0) {
+        if let Some(head) = (0..4).find(|i| (p + 12 * i).is_multiple_of(16)) {
             for (o, &t) in out[..head].iter_mut().zip(&ts[..head]) {
                 *o = scalar(t);
             }
@@ -334,7 +334,7 @@ unsafe fn stream8(lo: [Vec4; 3], hi: [Vec4; 3], out: &mut [Vec3]) {
     use core::arch::x86_64::{__m128, _mm_stream_ps};
     let out = &mut out[..8];
     let p = out.as_mut_ptr() as *mut f32;
-    debug_assert_eq!(p as usize % 16, 0);
+    debug_assert!((p as usize).is_multiple_of(16));
     for (h, v) in [lo, hi].into_iter().enumerate() {
         let r = interleave4(v);
         for (j, r) in r.into_iter().enumerate() {

@@ -10,8 +10,8 @@
 //! searches there. Results are bit-identical to the stateless [`ScheduleSet::evaluate`]; the
 //! set itself is never written, so any number of threads may evaluate it at once.
 
-use super::schedule::{build_legs, simple_keys, Crossing, Ease, Key, KeysView, Leg};
 use super::path::unit_recip_xyz;
+use super::schedule::{build_legs, simple_keys, Crossing, Ease, Key, KeysView, Leg};
 use super::{NpcState, Path, Schedule, ScheduleSample, TimelineError, Wrap};
 use crate::curve::CurveParam;
 use glam::Vec3;
