@@ -402,8 +402,19 @@ impl Path {
     #[inline]
     fn span_at(&self, d: f32) -> usize {
         // Negative distances give cell 0 (`as` saturates).
+        if self.spans.len() < 2 {
+            return 0; // only the sentinel: an empty table
+        }
         let cell = ((d * self.grid_scale) as usize).min(self.grid.len() - 1);
-        self.walk_from(self.grid[cell] as usize, d)
+        let i = self.grid[cell] as usize;
+        // Most cells hold at most one span boundary: one branch-free step forward (no
+        // misprediction on a coin flip), then a check that is almost always true.
+        let i = i + (self.spans[i + 1].start <= d) as usize;
+        if (i == 0 || self.spans[i].start <= d) && self.spans[i + 1].start > d {
+            i
+        } else {
+            self.walk_from(i, d)
+        }
     }
 
     /// The last span with `start ≤ d` (0 if none), walking from span `i`; a binary search
