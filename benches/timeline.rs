@@ -1,5 +1,6 @@
 //! Timeline speed: 100 000 NPC queries on a path of 1 000 waypoints, stateless and hinted
-//! (coherent frame-to-frame times), beside the seed's approach (a linear scan over all
+//! (coherent frame-to-frame times), with all outputs (position, forward, velocity, state) and
+//! with positions and states only, beside the seed's approach (a linear scan over all
 //! waypoints per query, reimplemented here) measured in the same run; plus nearest-point
 //! queries. Run: `cargo bench --bench timeline`.
 
@@ -152,6 +153,31 @@ fn bench(c: &mut Criterion) {
                 });
             })
         });
+        // Positions and states only (forward and velocity not computed): what a caller
+        // passing NULL for those outputs needs.
+        let mut t = 1234.5;
+        g.bench_function(BenchmarkId::new("stateless positions only", name), |b| {
+            b.iter(|| {
+                t += 7.3;
+                set.evaluate_positions(Times::One(black_box(t)), None, |i, s| {
+                    out.pos[i] = s.position;
+                    out.state[i] = s.state;
+                });
+            })
+        });
+        let mut t = 1234.5;
+        g.bench_function(
+            BenchmarkId::new("hinted 60 fps positions only", name),
+            |b| {
+                b.iter(|| {
+                    t += 1.0 / 60.0;
+                    set.evaluate_positions(Times::One(black_box(t)), Some(&mut hints), |i, s| {
+                        out.pos[i] = s.position;
+                        out.state[i] = s.state;
+                    });
+                })
+            },
+        );
         black_box(&out.pos);
     }
     let seed = SeedPath::new(waypoints());

@@ -133,6 +133,75 @@ typedef uint32_t WfNpc;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// Agent states written by `wf_crowd_read_agents` (as `uint32_t`).
+enum WfAgent
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Walking toward its target.
+  WF_AGENT_MOVING = 0,
+  // Inside its arrival radius, or settled against others arrived at the same target.
+  WF_AGENT_ARRIVED = 1,
+  // Wants to move but made less than a tenth of its intended progress in the last step.
+  WF_AGENT_BLOCKED = 2,
+  // Given a NaN/Inf position: skipped by the step until given a finite one.
+  WF_AGENT_INVALID = 3,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum WfAgent WfAgent;
+#else
+typedef uint32_t WfAgent;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// Route modes for `wf_crowd_set_route_mode` (as `uint32_t`).
+enum WfRoute
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Straight at the target, avoiding what it meets.
+  WF_ROUTE_DIRECT = 0,
+  // Through the corners given by `wf_crowd_set_waypoints`, then to the target.
+  WF_ROUTE_WAYPOINTS = 1,
+  // Along a route the crowd plans around its static obstacles.
+  WF_ROUTE_PLANNED = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum WfRoute WfRoute;
+#else
+typedef uint32_t WfRoute;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// Hit kinds written by `wf_crowd_read_hits` (as `uint32_t`).
+enum WfHit
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Nothing on a collision course in the field of view.
+  WF_HIT_NONE = 0,
+  // A static obstacle (the hit id is an obstacle id).
+  WF_HIT_OBSTACLE = 1,
+  // Another agent (the hit id is an agent id).
+  WF_HIT_AGENT = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum WfHit WfHit;
+#else
+typedef uint32_t WfHit;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// A crowd of agents among static obstacles (opaque; made by `wf_crowd_new`, freed by
+// `wf_crowd_free`). Not thread-safe: use one crowd from one thread at a time.
+typedef struct WfCrowd WfCrowd;
+
 // A path: a curve with its arc-length table (opaque; free with `wf_path_free`).
 typedef struct WfPath WfPath;
 
@@ -149,6 +218,230 @@ const char *wf_status_str(int status);
 
 // The library version as a static, NUL-terminated string (`"MAJOR.MINOR.PATCH"`).
 const char *wf_version(void);
+
+// Creates an empty crowd for up to `agent_capacity` agents (≤ 4 194 304; and as many
+// obstacles, at least 1024) and writes it to `*out_crowd`. Per-step buffers are allocated
+// here, so stepping allocates nothing.
+//
+// # Safety
+// `out_crowd` must be NULL or valid for one pointer write.
+WfStatus wf_crowd_new(size_t agent_capacity,
+                      struct WfCrowd **out_crowd);
+
+// Frees a crowd (NULL is a no-op).
+//
+// # Safety
+// `crowd` must be NULL or a live crowd from `wf_crowd_new`, freed once.
+void wf_crowd_free(struct WfCrowd *crowd);
+
+// Sets the parameters given to agents added from now on: fastest turn (rad/s, > 0),
+// field-of-view range (m, ≥ 0) and half angle (0..=π), repel force (≥ 0), arrival radius
+// (m, ≥ 0). Defaults: 2π rad/s, 4 m, 100°, 1.5, 0.25 m.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd.
+WfStatus wf_crowd_set_defaults(struct WfCrowd *crowd,
+                               float max_turn_rate,
+                               float fov_range,
+                               float fov_half_angle,
+                               float repel_force,
+                               float arrival_radius);
+
+// Adds an agent at `position` (3 floats) facing `yaw` (radians, 0 = +Z, clockwise from
+// above) with walking `speed` (m/s, ≥ 0) and body `radius` (m, > 0); writes its id. Its
+// target is where it stands until `wf_crowd_set_target`. Full crowd: `WF_STATUS_INVALID_COUNT`.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; `position` NULL or 3 floats; `out_id` NULL or valid.
+WfStatus wf_crowd_add_agent(struct WfCrowd *crowd,
+                            const float *position,
+                            float yaw,
+                            float speed,
+                            float radius,
+                            uint32_t *out_id);
+
+// Removes an agent; its id becomes invalid.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd.
+WfStatus wf_crowd_remove_agent(struct WfCrowd *crowd,
+                               uint32_t id);
+
+// Sends agent `id` to `target` (3 floats); it arrives within `arrival_radius` (m, ≥ 0).
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; `target` NULL or 3 floats.
+WfStatus wf_crowd_set_target(struct WfCrowd *crowd,
+                             uint32_t id,
+                             const float *target,
+                             float arrival_radius);
+
+// How agent `id` looks ahead and reacts: fastest turn (rad/s, > 0), field-of-view range (m
+// from its edge, ≥ 0) and half angle (radians, 0..=π), repel force (≥ 0).
+//
+// # Safety
+// `crowd` must be NULL or a live crowd.
+WfStatus wf_crowd_set_steering(struct WfCrowd *crowd,
+                               uint32_t id,
+                               float max_turn_rate,
+                               float fov_range,
+                               float fov_half_angle,
+                               float repel_force);
+
+// Who yields (of two agents about to meet, the lower `priority` gives way) and who avoids
+// whom (agent a avoids b when `a.mask & b.layer` is non-zero).
+//
+// # Safety
+// `crowd` must be NULL or a live crowd.
+WfStatus wf_crowd_set_priority(struct WfCrowd *crowd,
+                               uint32_t id,
+                               float priority,
+                               uint32_t layer,
+                               uint32_t mask);
+
+// Walking speed (m/s, ≥ 0) and body radius (m, > 0) of agent `id`.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd.
+WfStatus wf_crowd_set_speed(struct WfCrowd *crowd,
+                            uint32_t id,
+                            float speed,
+                            float radius);
+
+// Corner waypoints (xyz, `corner_count` points; `(NULL, 0)` clears them) that agent `id`
+// walks in order before its target when its route mode is `WF_ROUTE_WAYPOINTS`.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; `corners` NULL or `corner_count` points.
+WfStatus wf_crowd_set_waypoints(struct WfCrowd *crowd,
+                                uint32_t id,
+                                const float *corners,
+                                size_t corner_count);
+
+// How agent `id` finds its way: `WF_ROUTE_DIRECT`, `WF_ROUTE_WAYPOINTS` or
+// `WF_ROUTE_PLANNED` (other values: `WF_STATUS_INVALID_ARGUMENT`).
+//
+// # Safety
+// `crowd` must be NULL or a live crowd.
+WfStatus wf_crowd_set_route_mode(struct WfCrowd *crowd,
+                                 uint32_t id,
+                                 uint32_t mode);
+
+// Teleports `count` agents: `positions` holds `position_count` (= `count`) points; `yaws`
+// holds `yaw_count` (= `count`) yaws, or is `(NULL, 0)` to keep each agent's yaw. Every id
+// is checked first (any unknown: `WF_STATUS_OUT_OF_RANGE`, nothing changed). A NaN/Inf
+// position or yaw does not stop the others: that agent is flagged `WF_AGENT_INVALID` (the
+// step skips it until it gets a finite position), the others are moved, and the call
+// returns `WF_STATUS_NON_FINITE`.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given.
+WfStatus wf_crowd_set_positions(struct WfCrowd *crowd,
+                                const uint32_t *ids,
+                                size_t count,
+                                const float *positions,
+                                size_t position_count,
+                                const float *yaws,
+                                size_t yaw_count);
+
+// Adds a vertical cylinder obstacle (`center` 3 floats, `radius` > 0); writes its id.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; `center` NULL or 3 floats; `out_id` NULL or valid.
+WfStatus wf_crowd_add_circle(struct WfCrowd *crowd,
+                             const float *center,
+                             float radius,
+                             uint32_t *out_id);
+
+// Adds an axis-aligned box obstacle from `min` to `max` (3 floats each; x and z used,
+// `min <= max`); writes its id.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; `min`, `max` NULL or 3 floats; `out_id` NULL or valid.
+WfStatus wf_crowd_add_box(struct WfCrowd *crowd,
+                          const float *min,
+                          const float *max,
+                          uint32_t *out_id);
+
+// Adds a box obstacle of half extents `half_x`, `half_z` (≥ 0) around `center`, turned by
+// `yaw` (its local +Z is (sin yaw, 0, cos yaw)); writes its id.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; `center` NULL or 3 floats; `out_id` NULL or valid.
+WfStatus wf_crowd_add_oriented_box(struct WfCrowd *crowd,
+                                   const float *center,
+                                   float half_x,
+                                   float half_z,
+                                   float yaw,
+                                   uint32_t *out_id);
+
+// Adds a wall segment from `a` to `b` (3 floats each, distinct on XZ); writes its id.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; `a`, `b` NULL or 3 floats; `out_id` NULL or valid.
+WfStatus wf_crowd_add_wall(struct WfCrowd *crowd,
+                           const float *a,
+                           const float *b,
+                           uint32_t *out_id);
+
+// Removes an obstacle; its id becomes invalid.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd.
+WfStatus wf_crowd_remove_obstacle(struct WfCrowd *crowd,
+                                  uint32_t id);
+
+// Advances every agent by `dt` seconds on `threads` threads (0 or 1: the calling thread;
+// results are bit-identical for any count). `dt` must be finite (`WF_STATUS_NON_FINITE`) and
+// positive (`WF_STATUS_INVALID_ARGUMENT`); a `dt` over 0.1 s is split into equal sub-steps of
+// at most 0.1 s, and one over 6.4 s is refused (`WF_STATUS_INVALID_ARGUMENT`).
+//
+// # Safety
+// `crowd` must be NULL or a live crowd.
+WfStatus wf_crowd_step(struct WfCrowd *crowd,
+                       float dt,
+                       uint32_t threads);
+
+// Writes the number of live agents.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; `out_count` NULL or valid.
+WfStatus wf_crowd_agent_count(const struct WfCrowd *crowd,
+                              size_t *out_count);
+
+// For each of `count` agent ids: position (xyz), yaw and state (`WF_AGENT_*`). Each output
+// is optional (NULL: not wanted); capacities are in agents. Any unknown id:
+// `WF_STATUS_OUT_OF_RANGE` and nothing written.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given, not overlapping.
+WfStatus wf_crowd_read_agents(const struct WfCrowd *crowd,
+                              const uint32_t *ids,
+                              size_t count,
+                              float *out_positions,
+                              size_t out_positions_capacity,
+                              float *out_yaws,
+                              size_t out_yaws_capacity,
+                              uint32_t *out_states,
+                              size_t out_states_capacity);
+
+// For each of `count` agent ids, the most urgent thing it steered away from in the last
+// step: kind (`WF_HIT_*`), the obstacle or agent id (0 for none), the hit point (xyz) and
+// the unit normal there (xyz). Outputs optional; capacities in agents.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given, not overlapping.
+WfStatus wf_crowd_read_hits(const struct WfCrowd *crowd,
+                            const uint32_t *ids,
+                            size_t count,
+                            uint32_t *out_kinds,
+                            size_t out_kinds_capacity,
+                            uint32_t *out_hit_ids,
+                            size_t out_hit_ids_capacity,
+                            float *out_points,
+                            size_t out_points_capacity,
+                            float *out_normals,
+                            size_t out_normals_capacity);
 
 // Samples the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
 // parameters `ts` (clamped to [0, 1]). Writes `count` positions to `out_positions` and, if

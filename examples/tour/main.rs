@@ -1,6 +1,7 @@
 //! The wayfarer tour: runs each feature on a built-in scene and writes SVG pictures to
 //! `target/tour/`. Run with `cargo run --release --example tour`.
 
+mod crowd;
 mod curves;
 mod svg;
 mod timeline;
@@ -17,5 +18,6 @@ fn main() -> std::io::Result<()> {
     );
     curves::run(&out)?;
     timeline::run(&out)?;
+    crowd::run(&out)?;
     Ok(())
 }

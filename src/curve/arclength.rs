@@ -41,6 +41,8 @@ pub const RIPPLE_CHECK: f64 = 1e-3;
 /// For a cubic Hermite interpolant the error is `e(x) ≈ K·x²(1−x)²`: its largest slope error,
 /// `K·max|2x(1−x)(1−2x)| = K·0.19245`, is `3.079·e(½)` (x in interval units).
 const SLOPE_PER_VALUE_ERROR: f64 = 3.079;
+/// Longest walk over the table's `starts` before a query falls back to a binary search.
+const WALK: usize = 8;
 /// Deepest subdivision of one segment (intervals no narrower than `2^-MAX_DEPTH` in `t`).
 pub const MAX_DEPTH: u32 = 14;
 
@@ -91,16 +93,19 @@ impl CurveParam {
 /// One interval of the table: the cubic Hermite of `t(x)`, `x = (s − s0)/ds ∈ [0, 1]`.
 /// Everything a query needs sits in these 28 bytes (one cache line at most).
 #[derive(Clone, Copy, Debug)]
-struct Interval {
+pub(crate) struct Interval {
     /// Distance at the interval's start (f32, rounded from an f64 running sum).
-    start: f32,
-    inv_ds: f32,
-    segment: u32,
-    t0: f32,
-    t1: f32,
+    pub(crate) start: f32,
+    /// `1 / ds`, the interval's length in f32.
+    pub(crate) inv_ds: f32,
+    /// The curve segment.
+    pub(crate) segment: u32,
+    /// Parameter at the start and the end.
+    pub(crate) t0: f32,
+    pub(crate) t1: f32,
     /// `dt/dx` at `x = 0` and `x = 1` (that is `ds · dt/ds`).
-    m0: f32,
-    m1: f32,
+    pub(crate) m0: f32,
+    pub(crate) m1: f32,
 }
 
 /// The baked arc-length table of one curve: see the module docs for the method.
@@ -109,6 +114,9 @@ struct Interval {
 #[derive(Clone, Debug)]
 pub struct ArcLengthTable {
     intervals: Vec<Interval>,
+    /// `intervals[i].start` as its own column, plus `+∞` at the end: the search reads only
+    /// this (16 starts per cache line) and needs no end test.
+    starts: Vec<f32>,
     /// Coarse index: `grid[k]` is the interval holding distance `k / grid_scale`; the answer
     /// for a distance in cell `k` lies in `grid[k]..=grid[k + 1]`.
     grid: Vec<u32>,
@@ -120,6 +128,16 @@ pub struct ArcLengthTable {
     segment_start: Vec<f64>,
     total: f64,
     error: f64,
+}
+
+/// An interval waiting on the baking stack: `[a, b]`, its length, depth and end speeds.
+struct Pending {
+    a: f64,
+    b: f64,
+    len: f64,
+    depth: u32,
+    va: f64,
+    vb: f64,
 }
 
 /// Length of `[a, b]` by 5-point Gauss–Legendre on the curve's speed.
@@ -147,9 +165,16 @@ fn hermite_f64(y0: f64, y1: f64, m0: f64, m1: f64, x: f64) -> (f64, f64) {
     (y, dy)
 }
 
-/// `dt/ds` at `t`, or the secant slope `dt_ds_secant` where the speed is too small to invert.
-fn slope<C: ParamCurve + ?Sized>(curve: &C, segment: usize, t: f64, secant: f64) -> f64 {
-    let v = curve.derivative(segment, t as f32).length() as f64;
+/// The speed `|C'(t)|` (evaluated in f32 like every query, widened to f64).
+#[inline]
+fn speed<C: ParamCurve + ?Sized>(curve: &C, segment: usize, t: f64) -> f64 {
+    curve.derivative(segment, t as f32).length() as f64
+}
+
+/// `dt/ds = 1/v` for the speed `v`, or the secant slope `dt_ds_secant` where the speed is too
+/// small to invert.
+#[inline]
+fn slope(v: f64, secant: f64) -> f64 {
     if v > 1e-3 / secant {
         1.0 / v
     } else {
@@ -174,6 +199,7 @@ impl ArcLengthTable {
         let segs = curve.segment_count();
         let mut table = ArcLengthTable {
             intervals: Vec::new(),
+            starts: Vec::new(),
             grid: Vec::new(),
             grid_scale: 0.0,
             segment_first: Vec::with_capacity(segs + 1),
@@ -181,20 +207,37 @@ impl ArcLengthTable {
             total: 0.0,
             error: 0.0,
         };
-        // Explicit stack of (a, b, length of [a, b], depth); intervals pop in order of t.
-        let mut stack: Vec<(f64, f64, f64, u32)> = Vec::with_capacity(2 * MAX_DEPTH as usize + 2);
+        // Explicit stack of intervals; they pop in order of t. The speeds at the ends are
+        // carried along (each is evaluated once, then shared by both neighbours).
+        let mut stack: Vec<Pending> = Vec::with_capacity(2 * MAX_DEPTH as usize + 2);
         let mut s = 0.0f64;
         for seg in 0..segs {
             table.segment_first.push(table.intervals.len() as u32);
             table.segment_start.push(s);
             let whole = gl5(curve, seg, 0.0, 1.0);
             stack.clear();
-            stack.push((0.0, 1.0, whole, 0));
-            while let Some((a, b, len, depth)) = stack.pop() {
+            stack.push(Pending {
+                a: 0.0,
+                b: 1.0,
+                len: whole,
+                depth: 0,
+                va: speed(curve, seg, 0.0),
+                vb: speed(curve, seg, 1.0),
+            });
+            while let Some(Pending {
+                a,
+                b,
+                len,
+                depth,
+                va,
+                vb,
+            }) = stack.pop()
+            {
                 if len <= 0.0 || !len.is_finite() {
                     continue; // zero-length piece: nothing to walk
                 }
                 let m = 0.5 * (a + b);
+                let vm = speed(curve, seg, m);
                 let left = gl5(curve, seg, a, m);
                 let right = gl5(curve, seg, m, b);
                 let diff = (left + right - len).abs();
@@ -204,32 +247,49 @@ impl ArcLengthTable {
                     // error at the split point bounds its slope error (see the module docs).
                     let fine = left + right;
                     let secant = (b - a) / fine;
-                    let ma = slope(curve, seg, a, secant) * fine;
-                    let mb = slope(curve, seg, b, secant) * fine;
+                    let ma = slope(va, secant) * fine;
+                    let mb = slope(vb, secant) * fine;
                     let (t_mid, dtdx) = hermite_f64(a, b, ma, mb, left / fine);
                     let ripple = SLOPE_PER_VALUE_ERROR * (t_mid - m).abs() / (b - a);
                     // The slope at the split point catches errors that are not yet of the
                     // asymptotic shape (large intervals, where e(½) may vanish by chance).
-                    let truth = slope(curve, seg, m, secant);
+                    let truth = slope(vm, secant);
                     let slope_err = (dtdx / fine / truth - 1.0).abs();
                     accept = ripple.max(slope_err) <= RIPPLE_CHECK;
                 }
                 if accept {
                     table.error += diff;
-                    table.push_interval(curve, seg, a, m, s, left);
+                    table.push_interval(seg, (a, va), (m, vm), s, left);
                     s += left;
-                    table.push_interval(curve, seg, m, b, s, right);
+                    table.push_interval(seg, (m, vm), (b, vb), s, right);
                     s += right;
                 } else {
                     // Right first so the left half pops first.
-                    stack.push((m, b, right, depth + 1));
-                    stack.push((a, m, left, depth + 1));
+                    let depth = depth + 1;
+                    stack.push(Pending {
+                        a: m,
+                        b,
+                        len: right,
+                        depth,
+                        va: vm,
+                        vb,
+                    });
+                    stack.push(Pending {
+                        a,
+                        b: m,
+                        len: left,
+                        depth,
+                        va,
+                        vb: vm,
+                    });
                 }
             }
         }
         table.segment_first.push(table.intervals.len() as u32);
         table.segment_start.push(s);
         table.total = s;
+        table.starts = table.intervals.iter().map(|iv| iv.start).collect();
+        table.starts.push(f32::INFINITY);
         table.build_grid();
         table
     }
@@ -252,40 +312,63 @@ impl ArcLengthTable {
         }
     }
 
-    /// The last interval `i` with `start ≤ d` (0 if none): the grid cell of `d` bounds the
-    /// search to a few intervals; a full binary search is the fallback when rounding puts `d`
-    /// outside its cell's range.
+    /// The last interval `i` with `start ≤ d` (0 if none; `d` not NaN): the grid cell of `d`
+    /// gives a first guess (one cell per interval, so usually the answer or its neighbour),
+    /// then a short walk over the `starts` column; a binary search is the fallback after
+    /// [`WALK`] steps (many tiny intervals in one cell).
     #[inline]
     fn interval_at(&self, d: f32) -> usize {
-        let n = self.intervals.len();
         let cells = self.grid.len().saturating_sub(1);
-        if cells > 0 {
+        let i = if cells > 0 {
             let k = ((d * self.grid_scale) as usize).min(cells - 1);
-            let (lo, hi) = (self.grid[k] as usize, self.grid[k + 1] as usize);
-            let i = lo + self.intervals[lo + 1..=hi.max(lo)].partition_point(|iv| iv.start <= d);
-            if self.settled(i, d) {
-                return i;
+            self.grid[k] as usize
+        } else {
+            0
+        };
+        self.walk_from(i, d)
+    }
+
+    /// The answer of [`interval_at`](Self::interval_at) found by walking from `i` (any index
+    /// below the interval count): at most [`WALK`] steps each way, then a binary search.
+    #[inline]
+    fn walk_from(&self, mut i: usize, d: f32) -> usize {
+        let starts = &self.starts;
+        let n = starts.len() - 1; // the +∞ sentinel ends the forward walk
+        let mut steps = 0;
+        while starts[i + 1] <= d {
+            i += 1;
+            steps += 1;
+            if steps == WALK {
+                return self.search(d);
             }
         }
-        self.intervals
-            .partition_point(|iv| iv.start <= d)
-            .saturating_sub(1)
-            .min(n.saturating_sub(1))
+        while i > 0 && starts[i] > d {
+            i -= 1;
+            steps += 1;
+            if steps == WALK {
+                return self.search(d);
+            }
+        }
+        debug_assert!(i < n);
+        i
     }
 
-    /// Whether `i` is the last interval with `start ≤ d` (or 0 when `d` precedes them all).
-    #[inline]
-    fn settled(&self, i: usize, d: f32) -> bool {
+    /// Binary search over the whole `starts` column (the same answer as the walks).
+    #[cold]
+    fn search(&self, d: f32) -> usize {
         let n = self.intervals.len();
-        (i == 0 || self.intervals[i].start <= d) && (i + 1 >= n || self.intervals[i + 1].start > d)
+        self.starts[..n]
+            .partition_point(|&s| s <= d)
+            .saturating_sub(1)
     }
 
-    fn push_interval<C: ParamCurve + ?Sized>(
+    /// Appends the interval `[a, b]` (parameters with the speeds there) starting at distance
+    /// `s0`, of length `len`.
+    fn push_interval(
         &mut self,
-        curve: &C,
         seg: usize,
-        a: f64,
-        b: f64,
+        (a, va): (f64, f64),
+        (b, vb): (f64, f64),
         s0: f64,
         len: f64,
     ) {
@@ -295,8 +378,8 @@ impl ArcLengthTable {
             return; // below f32 resolution at this distance: never the answer of a query
         }
         let secant = (b - a) / len;
-        let m0 = slope(curve, seg, a, secant) * len;
-        let m1 = slope(curve, seg, b, secant) * len;
+        let m0 = slope(va, secant) * len;
+        let m1 = slope(vb, secant) * len;
         self.intervals.push(Interval {
             start,
             inv_ds: 1.0 / ds,
@@ -324,7 +407,12 @@ impl ArcLengthTable {
         self.error
     }
 
-    /// Number of table intervals (memory is ~28 bytes each).
+    /// The intervals, in order of distance.
+    pub(crate) fn intervals(&self) -> &[Interval] {
+        &self.intervals
+    }
+
+    /// Number of table intervals (memory is ~32 bytes each).
     pub fn interval_count(&self) -> usize {
         self.intervals.len()
     }
@@ -341,13 +429,13 @@ impl ArcLengthTable {
     }
 
     /// The curve parameter at arc-length distance `d` from the start (clamped to
-    /// `[0, total_length]`; NaN → 0). A zero-length curve maps everything to `(0, 0)`.
+    /// `[0, total_length]`; NaN → 0, infinities clamp too). A zero-length curve maps everything to `(0, 0)`.
     #[inline]
     pub fn param_at_distance(&self, d: f32) -> CurveParam {
         if self.intervals.is_empty() {
             return CurveParam { segment: 0, t: 0.0 };
         }
-        let d = if d.is_nan() { 0.0 } else { d };
+        let d = if d.is_nan() { 0.0 } else { d.min(f32::MAX) };
         self.param_in_interval(self.interval_at(d), d)
     }
 
@@ -361,21 +449,14 @@ impl ArcLengthTable {
         if n == 0 {
             return CurveParam { segment: 0, t: 0.0 };
         }
-        let d = if d.is_nan() { 0.0 } else { d };
-        let mut i = (*hint).min(n - 1);
+        let d = if d.is_nan() { 0.0 } else { d.min(f32::MAX) };
+        let i = (*hint).min(n - 1);
         // Same answer as param_at_distance: the last interval i with start <= d (0 if none).
-        let mut steps = 0;
-        while i > 0 && self.intervals[i].start > d && steps < 8 {
-            i -= 1;
-            steps += 1;
-        }
-        while i + 1 < n && self.intervals[i + 1].start <= d && steps < 8 {
-            i += 1;
-            steps += 1;
-        }
-        if !self.settled(i, d) {
-            i = self.interval_at(d);
-        }
+        let i = if (i == 0 || self.starts[i] <= d) && self.starts[i + 1] > d {
+            i
+        } else {
+            self.walk_from(i, d)
+        };
         *hint = i;
         self.param_in_interval(i, d)
     }
@@ -471,6 +552,13 @@ mod tests {
         assert!((p - Vec3::new(3.0, 5.0, 4.0)).length() < 1e-5);
         assert_eq!(t.position_at_distance(&c, 100.0), pts[3]);
         assert_eq!(t.position_at_distance(&c, -1.0), pts[0]);
+        assert_eq!(t.position_at_distance(&c, f32::INFINITY), pts[3]);
+        assert_eq!(t.position_at_distance(&c, f32::NEG_INFINITY), pts[0]);
+        let mut hint = 1;
+        assert_eq!(
+            t.param_at_distance_hinted(f32::INFINITY, &mut hint),
+            t.param_at_distance(100.0)
+        );
     }
 
     #[test]

@@ -64,7 +64,8 @@ impl HermiteSegment {
     /// and z, then one weighted sum per component, then an interleaved store by shuffles. The
     /// operations are those of [`position`](Self::position) in the same order (no FMA), so
     /// the results are bit-identical to it for every non-NaN `t` (ends exact; a NaN `t` may
-    /// give the start point instead of NaN). No allocation.
+    /// give the start point instead of NaN). Outputs of 65 536 points or more are written
+    /// with non-temporal (streaming) stores on x86-64 with AVX. No allocation.
     pub fn sample(&self, ts: &[f32], out: &mut [Vec3]) {
         let k = [self.p0, self.m0, self.p1, self.m1];
         batch(
@@ -107,6 +108,13 @@ impl HermiteSegment {
 /// How many parameters the batch path processes per step.
 const BATCH: usize = 8;
 
+/// Outputs of at least this many points (768 KiB, beyond a typical L2 share) are written
+/// with non-temporal (streaming) stores on x86-64: the points go to memory without first
+/// reading their cache lines, which halves the memory traffic of a large batch and keeps it
+/// from evicting the caller's working set. Smaller outputs use ordinary stores (they are
+/// usually read again soon, from cache).
+const STREAM_MIN: usize = 1 << 16;
+
 /// The four weights of a segment's end points and end velocities at `t` (4 lanes at once),
 /// with the same operations as [`HermiteSegment::position`] (so the results are bit-identical).
 #[inline(always)]
@@ -130,39 +138,46 @@ fn derivative_weights(t: Vec4) -> [Vec4; 4] {
     [d00, d10, d11, Vec4::ZERO]
 }
 
+/// Four points given as x/y/z lane vectors, interleaved: `[x0 y0 z0 x1] [y1 z1 x2 y2]
+/// [z2 x3 y3 z3]`.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn interleave4(v: [Vec4; 3]) -> [Vec4; 3] {
+    use core::arch::x86_64::{__m128, _mm_shuffle_ps, _mm_unpackhi_ps, _mm_unpacklo_ps};
+    let (x, y, z): (__m128, __m128, __m128) = (v[0].into(), v[1].into(), v[2].into());
+    // SAFETY: SSE is part of the x86_64 baseline; the shuffles only move register lanes.
+    unsafe {
+        let xy_lo = _mm_unpacklo_ps(x, y); // x0 y0 x1 y1
+        let xy_hi = _mm_unpackhi_ps(x, y); // x2 y2 x3 y3
+        let zx = _mm_shuffle_ps::<0b01_01_00_00>(z, x); // z0 z0 x1 x1
+        let out0 = _mm_shuffle_ps::<0b10_00_01_00>(xy_lo, zx); // x0 y0 z0 x1
+        let yz = _mm_shuffle_ps::<0b01_01_01_01>(y, z); // y1 y1 z1 z1
+        let out1 = _mm_shuffle_ps::<0b01_00_10_00>(yz, xy_hi); // y1 z1 x2 y2
+        let zz = _mm_shuffle_ps::<0b11_10_10_10>(z, xy_hi); // z2 z2 x3 y3
+        let yz3 = _mm_shuffle_ps::<0b11_11_11_11>(xy_hi, z); // y3 y3 z3 z3
+        let out2 = _mm_shuffle_ps::<0b10_00_10_00>(zz, yz3); // z2 x3 y3 z3
+        [out0.into(), out1.into(), out2.into()]
+    }
+}
+
 /// Stores four points given as x/y/z lane vectors into `out[..4]` (interleaved xyz).
 #[inline(always)]
 fn store4(v: [Vec4; 3], out: &mut [Vec3]) {
+    let out = &mut out[..4];
     #[cfg(target_arch = "x86_64")]
     {
-        use core::arch::x86_64::{
-            __m128, _mm_shuffle_ps, _mm_storeu_ps, _mm_unpackhi_ps, _mm_unpacklo_ps,
-        };
-        let (x, y, z): (__m128, __m128, __m128) = (v[0].into(), v[1].into(), v[2].into());
-        let out = &mut out[..4];
+        let r = interleave4(v);
         let p = out.as_mut_ptr() as *mut f32;
-        // SAFETY: SSE2 is part of the x86_64 baseline, so the intrinsics are available. `out`
-        // holds 4 Vec3 = 12 contiguous f32 (Vec3 is repr(C) {x, y, z}); the three unaligned
-        // 4-float stores cover exactly floats 0..12 of it.
-        unsafe {
-            let xy_lo = _mm_unpacklo_ps(x, y); // x0 y0 x1 y1
-            let xy_hi = _mm_unpackhi_ps(x, y); // x2 y2 x3 y3
-            let zx = _mm_shuffle_ps::<0b01_01_00_00>(z, x); // z0 z0 x1 x1
-            let out0 = _mm_shuffle_ps::<0b10_00_01_00>(xy_lo, zx); // x0 y0 z0 x1
-            let yz = _mm_shuffle_ps::<0b01_01_01_01>(y, z); // y1 y1 z1 z1
-            let out1 = _mm_shuffle_ps::<0b01_00_10_00>(yz, xy_hi); // y1 z1 x2 y2
-            let zz = _mm_shuffle_ps::<0b11_10_10_10>(z, xy_hi); // z2 z2 x3 y3
-            let yz3 = _mm_shuffle_ps::<0b11_11_11_11>(xy_hi, z); // y3 y3 z3 z3
-            let out2 = _mm_shuffle_ps::<0b10_00_10_00>(zz, yz3); // z2 x3 y3 z3
-            _mm_storeu_ps(p, out0);
-            _mm_storeu_ps(p.add(4), out1);
-            _mm_storeu_ps(p.add(8), out2);
+        for (j, r) in r.into_iter().enumerate() {
+            // SAFETY: `out` holds 4 Vec3 = 12 contiguous f32 (Vec3 is repr(C) {x, y, z}); the
+            // three unaligned 4-float stores cover exactly floats 0..12 of it.
+            unsafe { core::arch::x86_64::_mm_storeu_ps(p.add(4 * j), r.into()) };
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
         let [x, y, z] = v.map(|c| c.to_array());
-        for (j, o) in out[..4].iter_mut().enumerate() {
+        for (j, o) in out.iter_mut().enumerate() {
             *o = Vec3::new(x[j], y[j], z[j]);
         }
     }
@@ -186,14 +201,37 @@ fn batch(
     let kx = k.map(|v| Vec4::splat(v.x));
     let ky = k.map(|v| Vec4::splat(v.y));
     let kz = k.map(|v| Vec4::splat(v.z));
+    #[cfg(target_arch = "x86_64")]
+    let avx = std::arch::is_x86_feature_detected!("avx");
+    #[cfg(target_arch = "x86_64")]
+    if avx && n >= STREAM_MIN {
+        // Large outputs: ordinary stores up to a 16-byte aligned point, then streaming.
+        let p = out.as_ptr() as usize;
+        if let Some(head) = (0..4).find(|i| (p + 12 * i).is_multiple_of(16)) {
+            for (o, &t) in out[..head].iter_mut().zip(&ts[..head]) {
+                *o = scalar(t);
+            }
+            let (ts, out) = (&ts[head..], &mut out[head..]);
+            let whole = ts.len() / BATCH * BATCH;
+            let (t_wide, t_rest) = ts.split_at(whole);
+            let (o_wide, o_rest) = out.split_at_mut(whole);
+            // SAFETY: the CPU supports AVX (checked above); both slices hold `whole`, a
+            // multiple of BATCH, elements; `o_wide` starts on a 16-byte boundary.
+            unsafe { wide_avx::<true>(&k, basis, t_wide, o_wide) };
+            for (o, &t) in o_rest.iter_mut().zip(t_rest) {
+                *o = scalar(t);
+            }
+            return;
+        }
+    }
     let whole = n / BATCH * BATCH;
     let (t_wide, t_rest) = ts.split_at(whole);
     let (o_wide, o_rest) = out.split_at_mut(whole);
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx") {
+    if avx {
         // SAFETY: the CPU supports AVX (checked just above); both slices hold `whole`, a
         // multiple of BATCH, elements.
-        unsafe { wide_avx(&k, basis, t_wide, o_wide) };
+        unsafe { wide_avx::<false>(&k, basis, t_wide, o_wide) };
     } else {
         wide(&kx, &ky, &kz, &weights, t_wide, o_wide);
     }
@@ -220,9 +258,13 @@ enum Basis {
 ///
 /// # Safety
 /// The CPU must support AVX; `ts.len()` and `out.len()` must be equal multiples of [`BATCH`].
+///
+/// With `STREAM`, the points are written by non-temporal stores (`movntps`), followed by an
+/// `sfence` so they are ordered before anything the caller writes next; `out` must then
+/// start on a 16-byte boundary.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx")]
-unsafe fn wide_avx(k: &[Vec3; 4], basis: Basis, ts: &[f32], out: &mut [Vec3]) {
+unsafe fn wide_avx<const STREAM: bool>(k: &[Vec3; 4], basis: Basis, ts: &[f32], out: &mut [Vec3]) {
     use core::arch::x86_64::*;
     let one = _mm256_set1_ps(1.0);
     let two = _mm256_set1_ps(2.0);
@@ -267,9 +309,39 @@ unsafe fn wide_avx(k: &[Vec3; 4], basis: Basis, ts: &[f32], out: &mut [Vec3]) {
         let r = [dot(&kx), dot(&ky), dot(&kz)];
         let lo = r.map(|v| Vec4::from(_mm256_castps256_ps128(v)));
         let hi = r.map(|v| Vec4::from(_mm256_extractf128_ps::<1>(v)));
-        let (o1, o2) = oc.split_at_mut(4);
-        store4(lo, o1);
-        store4(hi, o2);
+        if STREAM {
+            // SAFETY: `oc` holds 8 points = 24 floats, 16-byte aligned (the caller's start is
+            // aligned and each chunk is 96 bytes).
+            unsafe { stream8(lo, hi, oc) };
+        } else {
+            let (o1, o2) = oc.split_at_mut(4);
+            store4(lo, o1);
+            store4(hi, o2);
+        }
+    }
+    if STREAM {
+        _mm_sfence();
+    }
+}
+
+/// The interleaving of [`store4`] for 8 points, written with non-temporal stores.
+///
+/// # Safety
+/// `out` must hold 8 points and start on a 16-byte boundary.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn stream8(lo: [Vec4; 3], hi: [Vec4; 3], out: &mut [Vec3]) {
+    use core::arch::x86_64::{__m128, _mm_stream_ps};
+    let out = &mut out[..8];
+    let p = out.as_mut_ptr() as *mut f32;
+    debug_assert!((p as usize).is_multiple_of(16));
+    for (h, v) in [lo, hi].into_iter().enumerate() {
+        let r = interleave4(v);
+        for (j, r) in r.into_iter().enumerate() {
+            // SAFETY: floats 12h + 4j .. +4 lie inside the 24 floats of `out`, and are
+            // 16-byte aligned (p is, and 48h + 16j bytes are multiples of 16).
+            unsafe { _mm_stream_ps(p.add(12 * h + 4 * j), __m128::from(r)) };
+        }
     }
 }
 
@@ -365,6 +437,23 @@ mod tests {
         assert_eq!(&portable[..], &der[..whole]);
         assert_eq!(pos[1], h.p0);
         assert_eq!(pos[1001], h.p1);
+        // Large outputs take the streaming path: every start alignment (the output slice
+        // begins 0..4 points into the buffer), a ragged end, still bit-identical.
+        let n = STREAM_MIN + 13;
+        let ts: Vec<f32> = (0..n)
+            .map(|i| (i as f32 * 0.618_034).fract() * 1.2 - 0.1)
+            .collect();
+        let mut buf = vec![Vec3::splat(f32::NAN); n + 4];
+        for skip in 0..4 {
+            h.sample(&ts, &mut buf[skip..skip + n]);
+            for (i, &t) in ts.iter().enumerate() {
+                assert_eq!(buf[skip + i], h.position(t), "skip {skip}, t {t}");
+            }
+            h.sample_derivatives(&ts, &mut buf[skip..skip + n]);
+            for (i, &t) in ts.iter().enumerate() {
+                assert_eq!(buf[skip + i], h.derivative(t), "skip {skip}, t {t}");
+            }
+        }
         assert_eq!(der[1], h.m0);
         assert_eq!(der[1001], h.m1);
     }

@@ -258,6 +258,81 @@ pub unsafe fn write_opt<T>(ptr: *mut T, value: T) -> FfiResult {
     Ok(())
 }
 
+/// One required xyz point (3 floats): NULL is [`WfStatus::NullPointer`], NaN/Inf
+/// [`WfStatus::NonFinite`].
+///
+/// # Safety
+/// `xyz` must be NULL or point to 3 readable floats.
+#[inline]
+pub unsafe fn point_in(xyz: *const f32) -> FfiResult<Vec3> {
+    if xyz.is_null() {
+        return Err(WfStatus::NullPointer);
+    }
+    // SAFETY: forwarded contract.
+    Ok(unsafe { points_in(xyz, 1)? }[0])
+}
+
+/// One required output element (a length, an id, a handle): NULL is
+/// [`WfStatus::NullPointer`], misaligned [`WfStatus::Misaligned`]. Nothing is written here.
+///
+/// # Safety
+/// `ptr` must be NULL or valid for one write of `T`.
+#[inline]
+pub unsafe fn one_out<'a, T>(ptr: *mut T) -> FfiResult<&'a mut T> {
+    if ptr.is_null() {
+        return Err(WfStatus::NullPointer);
+    }
+    // SAFETY: forwarded contract; slice_out checks alignment.
+    Ok(&mut unsafe { slice_out(ptr, 1, 1)? }[0])
+}
+
+/// An optional single output element (NULL: not wanted).
+///
+/// # Safety
+/// As [`one_out`].
+#[inline]
+pub unsafe fn opt_one_out<'a, T>(ptr: *mut T) -> FfiResult<Option<&'a mut T>> {
+    if ptr.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: forwarded contract.
+    Ok(Some(unsafe { one_out(ptr)? }))
+}
+
+/// An optional output of `needed` elements (NULL: not wanted, whatever the capacity).
+///
+/// # Safety
+/// As [`slice_out`].
+#[inline]
+pub unsafe fn opt_slice_out<'a, T>(
+    ptr: *mut T,
+    capacity: usize,
+    needed: usize,
+) -> FfiResult<Option<&'a mut [T]>> {
+    if ptr.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: forwarded contract.
+    Ok(Some(unsafe { slice_out(ptr, capacity, needed)? }))
+}
+
+/// An optional output of `needed` xyz points (NULL: not wanted, whatever the capacity).
+///
+/// # Safety
+/// As [`points_out`].
+#[inline]
+pub unsafe fn opt_points_out<'a>(
+    xyz: *mut f32,
+    capacity: usize,
+    needed: usize,
+) -> FfiResult<Option<&'a mut [Vec3]>> {
+    if xyz.is_null() {
+        return Ok(None);
+    }
+    // SAFETY: forwarded contract.
+    Ok(Some(unsafe { points_out(xyz, capacity, needed)? }))
+}
+
 /// Moves `value` to the heap and hands ownership to the caller as an opaque pointer.
 pub fn handle_new<T>(value: T) -> *mut T {
     Box::into_raw(Box::new(value))

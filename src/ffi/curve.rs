@@ -5,13 +5,12 @@
 //! Spacing values are `uint32_t` ([`WfSpacing`] names them) and are validated.
 
 use super::boundary::{
-    finite, float_len, floats_in, guard, points_in, points_out, slice_in, write_opt, FfiResult,
-    WfStatus,
+    finite, float_len, floats_in, guard, point_in, points_in, points_out, slice_in, write_opt,
+    FfiResult, WfStatus,
 };
 use crate::curve::{
     self, BezierChain, BezierCurve, CubicSpline, HermiteSegment, ParamCurve, Projectile, Spacing,
 };
-use glam::Vec3;
 
 /// How `wf_*_sample` functions spread their samples (passed as `uint32_t`; any other value is
 /// `WF_STATUS_INVALID_ARGUMENT`).
@@ -33,18 +32,6 @@ impl WfSpacing {
             _ => Err(WfStatus::InvalidArgument),
         }
     }
-}
-
-/// Reads one xyz point (3 floats) from a required pointer.
-///
-/// # Safety
-/// `xyz` must be NULL or point to 3 readable floats.
-unsafe fn point_in(xyz: *const f32) -> FfiResult<Vec3> {
-    if xyz.is_null() {
-        return Err(WfStatus::NullPointer);
-    }
-    // SAFETY: forwarded contract.
-    Ok(unsafe { points_in(xyz, 1)? }[0])
 }
 
 /// Checks a sample count: at least 2 (both ends), and `n * 3` floats addressable.

@@ -8,6 +8,7 @@
 //! `(NULL, 0)` is a valid empty array; no panic crosses the boundary.
 
 pub mod boundary;
+pub mod crowd;
 pub mod curve;
 pub mod timeline;
 

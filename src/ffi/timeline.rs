@@ -4,8 +4,9 @@
 //! out as `uint32_t` values of [`WfNpc`].
 
 use super::boundary::{
-    finite, floats_in, guard, handle_free, handle_mut, handle_new, handle_ref, points_in,
-    points_out, slice_in, slice_out, FfiResult, WfStatus,
+    finite, floats_in, guard, handle_free, handle_mut, handle_new, handle_ref, one_out,
+    opt_one_out, opt_points_out, opt_slice_out, points_in, points_out, slice_in, slice_out,
+    FfiResult, WfStatus,
 };
 use crate::timeline::{Ease, Key, NpcSample, Path, ScheduleSet, TimelineError, Times, Wrap};
 use glam::Vec3;
@@ -66,62 +67,6 @@ impl From<TimelineError> for WfStatus {
             TimelineError::OutOfRange => WfStatus::OutOfRange,
         }
     }
-}
-
-/// A required single-element output, checked (NULL, alignment) before anything is written.
-///
-/// # Safety
-/// `ptr` must be NULL or valid for one write of `T`.
-unsafe fn one_out<'a, T>(ptr: *mut T) -> FfiResult<&'a mut T> {
-    if ptr.is_null() {
-        return Err(WfStatus::NullPointer);
-    }
-    // SAFETY: forwarded contract; slice_out checks alignment.
-    Ok(&mut unsafe { slice_out(ptr, 1, 1)? }[0])
-}
-
-/// An optional single-element output (NULL: not wanted).
-///
-/// # Safety
-/// As [`one_out`].
-unsafe fn opt_one_out<'a, T>(ptr: *mut T) -> FfiResult<Option<&'a mut T>> {
-    if ptr.is_null() {
-        return Ok(None);
-    }
-    // SAFETY: forwarded contract.
-    Ok(Some(unsafe { one_out(ptr)? }))
-}
-
-/// Optional output of `n` points (NULL: not wanted).
-///
-/// # Safety
-/// As [`points_out`].
-unsafe fn opt_points_out<'a>(
-    ptr: *mut f32,
-    capacity: usize,
-    n: usize,
-) -> FfiResult<Option<&'a mut [Vec3]>> {
-    if ptr.is_null() {
-        return Ok(None);
-    }
-    // SAFETY: forwarded contract.
-    Ok(Some(unsafe { points_out(ptr, capacity, n)? }))
-}
-
-/// Optional output of `n` elements (NULL: not wanted).
-///
-/// # Safety
-/// As [`slice_out`].
-unsafe fn opt_slice_out<'a, T>(
-    ptr: *mut T,
-    capacity: usize,
-    n: usize,
-) -> FfiResult<Option<&'a mut [T]>> {
-    if ptr.is_null() {
-        return Ok(None);
-    }
-    // SAFETY: forwarded contract.
-    Ok(Some(unsafe { slice_out(ptr, capacity, n)? }))
 }
 
 /// `count` finite doubles.

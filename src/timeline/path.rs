@@ -59,6 +59,31 @@ fn polygon(pts: &[Vec3]) -> f64 {
     pts.windows(2).map(|w| w[0].distance(w[1]) as f64).sum()
 }
 
+/// `1 / |v|` with the operations of glam's `length_recip` (so `v · unit_recip(v)` is
+/// `v.try_normalize()` bit for bit); written on the components so that a loop over many
+/// vectors vectorises.
+#[inline(always)]
+pub(crate) fn unit_recip_xyz(x: f32, y: f32, z: f32) -> f32 {
+    1.0 / ((x * x + y * y) + z * z).sqrt()
+}
+
+/// [`unit_recip_xyz`] of a vector.
+#[inline(always)]
+pub(crate) fn unit_recip(v: Vec3) -> f32 {
+    unit_recip_xyz(v.x, v.y, v.z)
+}
+
+/// NaN → 0, `+∞` → the largest finite value (below the sentinel's start); the spans clamp
+/// every other distance.
+#[inline]
+fn clean(d: f32) -> f32 {
+    if d.is_nan() {
+        0.0
+    } else {
+        d.min(f32::MAX)
+    }
+}
+
 /// The curve with segment `i` seen as `kᵢ` equal parameter pieces (a parameter change only,
 /// see [`pieces`]). The arc-length table bakes a cubic of `t(s)` per interval and accepts an
 /// interval when that cubic's slope is right at its middle; its position error grows with the
@@ -135,11 +160,80 @@ pub struct Path {
     /// Baking pieces: first piece of each segment (+ total), and the segment of each piece.
     first: Vec<u32>,
     owner: Vec<u32>,
-    /// Uniform grid over `[0, L]`: the table interval holding each cell's start, a starting
-    /// point for the table search (two cells per interval: 0–1 steps instead of a binary
-    /// search; same result bit for bit).
+    /// The table's intervals mapped to the curve's own parameter (see [`Span`]), plus a
+    /// sentinel span starting at `+∞` that ends every forward walk.
+    spans: Vec<Span>,
+    /// Uniform grid over `[0, L]`: the span holding each cell's start, a starting point for
+    /// the search (two cells per span: 0–1 steps instead of a binary search).
     grid: Vec<u32>,
     grid_scale: f32,
+    /// Cubic segments in power form `[a, b, c, d]`, `C(t) = a + t(b + t(c + t·d))` (empty
+    /// for Bézier chains, which evaluate their own way).
+    power: Vec<[Vec3; 4]>,
+}
+
+/// One arc-length table interval, baked for queries: the table's cubic of the piece
+/// parameter composed with the piece → segment map (`t = (k + t_piece)/n`, linear) is again a
+/// cubic, `t(x) = c₀ + x(c₁ + x(c₂ + x·c₃))` with `x = (d − start)·inv_ds`, clamped to
+/// `[c₀, hi]` (`c₀` is the parameter at the span's start); coefficients computed in f64.
+/// 32 bytes, aligned: a search step and the evaluation read one span (the next span's
+/// `start`, which ends this one, shares its cache line half the time).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+struct Span {
+    start: f32,
+    inv_ds: f32,
+    segment: u32,
+    hi: f32,
+    c: [f32; 4],
+}
+
+/// The spans of `table` (baked over `refined`) in the original curve's parameter.
+fn spans(table: &ArcLengthTable, refined: &Refined<'_>) -> Vec<Span> {
+    table
+        .intervals()
+        .iter()
+        .map(|iv| {
+            let piece = iv.segment as usize;
+            let seg = refined.owner[piece] as usize;
+            let k0 = refined.first[seg] as usize;
+            let n = (refined.first[seg + 1] as usize - k0) as f64;
+            let k = (piece - k0) as f64;
+            let (t0, t1) = ((k + iv.t0 as f64) / n, (k + iv.t1 as f64) / n);
+            let (m0, m1) = (iv.m0 as f64 / n, iv.m1 as f64 / n);
+            Span {
+                start: iv.start,
+                inv_ds: iv.inv_ds,
+                segment: seg as u32,
+                hi: (t1 as f32).min(1.0),
+                c: [
+                    t0 as f32,
+                    m0 as f32,
+                    (3.0 * (t1 - t0) - 2.0 * m0 - m1) as f32,
+                    (2.0 * (t0 - t1) + m0 + m1) as f32,
+                ],
+            }
+        })
+        .chain(std::iter::once(Span {
+            start: f32::INFINITY,
+            inv_ds: 0.0,
+            segment: 0,
+            hi: 0.0,
+            c: [0.0; 4],
+        }))
+        .collect()
+}
+
+/// A cubic Bézier segment in power form (f64 arithmetic, rounded once).
+fn power_form(b: &[Vec3; 4]) -> [Vec3; 4] {
+    let [p0, p1, p2, p3] = b.map(|p| p.as_dvec3());
+    [
+        p0,
+        3.0 * (p1 - p0),
+        3.0 * (p2 - 2.0 * p1 + p0),
+        p3 - 3.0 * p2 + 3.0 * p1 - p0,
+    ]
+    .map(|v| v.as_vec3())
 }
 
 impl Path {
@@ -158,19 +252,32 @@ impl Path {
         let nearest = NearestIndex::new(&curve);
         let fallback_forward = nearest.first_direction().unwrap_or(Vec3::Z);
         let length = table.total_length();
-        let cells = (2 * table.interval_count()).clamp(1, 1 << 22);
+        let refined = Refined {
+            curve: &curve,
+            first: &first,
+            owner: &owner,
+        };
+        let spans = spans(&table, &refined);
+        let n = spans.len() - 1;
+        let cells = (2 * n).clamp(1, 1 << 22);
         let grid_scale = if length > 0.0 {
             cells as f32 / length
         } else {
             0.0
         };
-        let mut hint = 0usize;
+        let last = n.saturating_sub(1);
         let grid = (0..cells)
             .map(|c| {
-                table.param_at_distance_hinted(c as f32 * length / cells as f32, &mut hint);
-                hint as u32
+                let d = c as f32 * length / cells as f32;
+                spans[..=last]
+                    .partition_point(|s| s.start <= d)
+                    .saturating_sub(1) as u32
             })
             .collect();
+        let power = match &curve {
+            AnyCurve::Cubic(c) => c.segments().iter().map(power_form).collect(),
+            AnyCurve::Bezier(_) => Vec::new(),
+        };
         Self {
             length,
             curve,
@@ -179,8 +286,10 @@ impl Path {
             nearest,
             first,
             owner,
+            spans,
             grid,
             grid_scale,
+            power,
         }
     }
 
@@ -265,24 +374,121 @@ impl Path {
     /// The curve parameter at distance `d` (clamped to `[0, L]`).
     #[inline]
     pub fn param_at(&self, d: f32) -> CurveParam {
-        // NaN and negative distances give cell 0 (`as` saturates); the table clamps.
-        let cell = ((d * self.grid_scale) as usize).min(self.grid.len() - 1);
-        let mut hint = self.grid[cell] as usize;
-        self.refined()
-            .curve_param(self.table.param_at_distance_hinted(d, &mut hint))
+        let d = clean(d);
+        self.param_in_span(self.span_at(d), d)
     }
 
-    /// [`Path::param_at`] starting from a caller-owned interval hint (bit-identical result).
+    /// [`Path::param_at`] starting from a caller-owned span hint (any value; updated):
+    /// checks the hinted span first, so coherent queries do no search. Bit-identical result.
     #[inline]
     pub fn param_at_hinted(&self, d: f32, hint: &mut usize) -> CurveParam {
-        self.refined()
-            .curve_param(self.table.param_at_distance_hinted(d, hint))
+        let d = clean(d);
+        let n = self.spans.len() - 1;
+        if n == 0 {
+            return CurveParam { segment: 0, t: 0.0 };
+        }
+        let i = (*hint).min(n - 1);
+        let sp = &self.spans[i..i + 2];
+        let i = if (i == 0 || sp[0].start <= d) && sp[1].start > d {
+            i
+        } else {
+            self.walk_from(i, d)
+        };
+        *hint = i;
+        self.param_in_span(i, d)
+    }
+
+    /// The last span with `start ≤ d` (0 if none); `d` is not NaN.
+    #[inline]
+    fn span_at(&self, d: f32) -> usize {
+        // Negative distances give cell 0 (`as` saturates).
+        if self.spans.len() < 2 {
+            return 0; // only the sentinel: an empty table
+        }
+        let cell = ((d * self.grid_scale) as usize).min(self.grid.len() - 1);
+        let i = self.grid[cell] as usize;
+        // Most cells hold at most one span boundary: one branch-free step forward (no
+        // misprediction on a coin flip), then a check that is almost always true.
+        let i = i + (self.spans[i + 1].start <= d) as usize;
+        if (i == 0 || self.spans[i].start <= d) && self.spans[i + 1].start > d {
+            i
+        } else {
+            self.walk_from(i, d)
+        }
+    }
+
+    /// The last span with `start ≤ d` (0 if none), walking from span `i`; a binary search
+    /// after 8 steps. The answer is unique (starts are increasing), whatever `i` was.
+    #[inline]
+    fn walk_from(&self, mut i: usize, d: f32) -> usize {
+        let n = self.spans.len() - 1;
+        if n == 0 {
+            return 0;
+        }
+        let spans = &self.spans;
+        i = i.min(n - 1);
+        let mut steps = 0;
+        // The sentinel span `spans[n]` starts at `+∞`: it ends the forward walk.
+        while spans[i + 1].start <= d {
+            i += 1;
+            steps += 1;
+            if steps == 8 {
+                return self.search(d);
+            }
+        }
+        while i > 0 && spans[i].start > d {
+            i -= 1;
+            steps += 1;
+            if steps == 8 {
+                return self.search(d);
+            }
+        }
+        i
+    }
+
+    #[cold]
+    fn search(&self, d: f32) -> usize {
+        let n = self.spans.len() - 1;
+        self.spans[..n]
+            .partition_point(|s| s.start <= d)
+            .saturating_sub(1)
+    }
+
+    /// The curve parameter at distance `d` inside span `i` (`i` from the search; 0 on an
+    /// empty table, whose every distance is the start).
+    #[inline]
+    fn param_in_span(&self, i: usize, d: f32) -> CurveParam {
+        let sp = &self.spans[i];
+        if sp.start == f32::INFINITY {
+            // The sentinel: an empty table, whose every distance is the start.
+            return CurveParam { segment: 0, t: 0.0 };
+        }
+        let x = ((d - sp.start) * sp.inv_ds).clamp(0.0, 1.0);
+        let c = &sp.c;
+        let t = c[0] + x * (c[1] + x * (c[2] + x * c[3]));
+        CurveParam {
+            segment: sp.segment as usize,
+            t: t.clamp(c[0], sp.hi),
+        }
+    }
+
+    /// Position only, at a parameter from [`Path::param_at`] (no derivative, no
+    /// normalisation).
+    #[inline]
+    pub fn position_at_param(&self, p: CurveParam) -> Vec3 {
+        match self.power.get(p.segment) {
+            Some([a, b, c, d]) => {
+                let t = p.t.clamp(0.0, 1.0);
+                *a + t * (*b + t * (*c + t * *d))
+            }
+            None => self.curve.position(p.segment, p.t),
+        }
     }
 
     /// Position at distance `d` (clamped to `[0, L]`).
     #[inline]
     pub fn position(&self, d: f32) -> Vec3 {
-        self.sample(d).0
+        self.position_at_param(self.param_at(d))
     }
 
     /// Unit forward (tangent) at distance `d`; finite everywhere (see the module docs).
@@ -298,28 +504,46 @@ impl Path {
     }
 
     /// Position and unit forward at a parameter already found for distance `d`.
-    #[inline]
+    #[inline(always)]
     pub fn sample_param(&self, p: CurveParam, d: f32) -> (Vec3, Vec3) {
-        let (pos, der) = match &self.curve {
-            // Position and derivative from one de Casteljau pass over the cubic.
-            AnyCurve::Cubic(c) => {
-                let segs = c.segments();
-                let b = &segs[p.segment.min(segs.len() - 1)];
+        let (pos, der) = self.position_derivative(p);
+        (pos, self.unit_or_chord(der, unit_recip(der), d))
+    }
+
+    /// Position and derivative `dC/dt` at `p`.
+    #[inline(always)]
+    pub(crate) fn position_derivative(&self, p: CurveParam) -> (Vec3, Vec3) {
+        match self.power.get(p.segment) {
+            // Position and derivative of the power form by Horner's rule.
+            Some([a, b, c, d]) => {
                 let t = p.t.clamp(0.0, 1.0);
-                let a0 = b[0].lerp(b[1], t);
-                let a1 = b[1].lerp(b[2], t);
-                let a2 = b[2].lerp(b[3], t);
-                let c0 = a0.lerp(a1, t);
-                let c1 = a1.lerp(a2, t);
-                (c0.lerp(c1, t), 3.0 * (c1 - c0))
+                let pos = *a + t * (*b + t * (*c + t * *d));
+                let der = *b + t * (2.0 * *c + t * (3.0 * *d));
+                (pos, der)
             }
-            AnyCurve::Bezier(c) => (c.position(p.segment, p.t), c.derivative(p.segment, p.t)),
-        };
-        let fwd = match der.try_normalize() {
-            Some(f) => f,
-            None => self.chord_forward(d),
-        };
-        (pos, fwd)
+            None => self.curve_sample(p),
+        }
+    }
+
+    /// `der · recip` when `recip` (from [`unit_recip`]) is finite and positive, else the chord
+    /// fallback at distance `d` (see the module docs).
+    #[inline(always)]
+    pub(crate) fn unit_or_chord(&self, der: Vec3, recip: f32, d: f32) -> Vec3 {
+        if recip.is_finite() && recip > 0.0 {
+            der * recip
+        } else {
+            self.chord_forward(d)
+        }
+    }
+
+    /// Position and derivative from the curve itself (Bézier chains), kept out of line so the
+    /// cubic path inlines.
+    #[inline(never)]
+    fn curve_sample(&self, p: CurveParam) -> (Vec3, Vec3) {
+        (
+            self.curve.position(p.segment, p.t),
+            self.curve.derivative(p.segment, p.t),
+        )
     }
 
     /// Unit tangent at `p` (found for distance `d`), with the fallbacks of the module docs.
@@ -403,7 +627,7 @@ mod tests {
     }
 
     #[test]
-    fn grid_started_queries_equal_the_tables_binary_search() {
+    fn span_queries_match_the_table_and_hints() {
         let pts: Vec<Vec3> = (0..50)
             .map(|i| Vec3::new(i as f32, (i as f32 * 0.9).sin() * 4.0, (i % 3) as f32))
             .collect();
@@ -414,9 +638,20 @@ mod tests {
             let p = path
                 .refined()
                 .curve_param(path.table().param_at_distance(d));
-            assert_eq!(path.param_at(d), p);
+            let q = path.param_at(d);
+            assert_eq!(q.segment, p.segment);
+            assert!((q.t - p.t).abs() <= 2e-6, "{q:?} vs {p:?}");
+            let mut hint = (k * 7919) % (2 * path.spans.len());
+            assert_eq!(path.param_at_hinted(d, &mut hint), q);
         }
         assert_eq!(path.param_at(f32::NAN), path.param_at(0.0));
+        assert_eq!(path.param_at(f32::INFINITY), path.param_at(2.0 * l));
+        assert_eq!(path.param_at(f32::NEG_INFINITY), path.param_at(0.0));
+        let mut hint = 3;
+        assert_eq!(
+            path.param_at_hinted(f32::INFINITY, &mut hint),
+            path.param_at(l)
+        );
     }
 
     #[test]

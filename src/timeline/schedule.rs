@@ -91,14 +91,23 @@ impl Ease {
     }
 
     /// Progress `u(x)` and its derivative `u'(x)` for `x ∈ [0, 1]`.
+    ///
+    /// Branch-free (NPCs on differently eased legs side by side in a batch would otherwise
+    /// mispredict): `u = x(a₁ + x(a₂ + x·a₃))`, `u' = a₁ + x(2a₂ + x·3a₃)` with the easing's
+    /// small integer coefficients, so `u(0) = 0` and `u(1) = 1` exactly.
     #[inline]
     pub fn apply(self, x: f64) -> (f64, f64) {
-        match self {
-            Ease::None => (x, 1.0),
-            Ease::In => (x * x, 2.0 * x),
-            Ease::Out => (x * (2.0 - x), 2.0 - 2.0 * x),
-            Ease::InOut => (x * x * (3.0 - 2.0 * x), 6.0 * x * (1.0 - x)),
-        }
+        // [a₁, a₂, a₃, 2a₂, 3a₃] per easing: x; x²; 2x − x²; 3x² − 2x³.
+        const K: [[f64; 5]; 4] = [
+            [1.0, 0.0, 0.0, 0.0, 0.0],
+            [0.0, 1.0, 0.0, 2.0, 0.0],
+            [2.0, -1.0, 0.0, -2.0, 0.0],
+            [0.0, 3.0, -2.0, 6.0, -6.0],
+        ];
+        let k = &K[self as usize & 3];
+        let u = x * (k[0] + x * (k[1] + x * k[2]));
+        let du = k[0] + x * (k[3] + x * k[4]);
+        (u, du)
     }
 }
 
@@ -129,6 +138,9 @@ pub struct Key {
 /// One leg's precomputed data.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Leg {
+    /// Distance at the leg's first key, and the distance covered.
+    d0: f64,
+    delta: f64,
     inv_dt: f64,
     ease: Ease,
     /// Sign of the path tangent the NPC faces on this leg: running forwards, backwards.
@@ -160,6 +172,9 @@ pub struct Crossing {
 /// Borrowed columns of one schedule (used by [`Schedule`] and [`super::ScheduleSet`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct KeysView<'a> {
+    /// `times[0]` and `times[N] − times[0]`, precomputed.
+    pub(crate) t0: f64,
+    pub(crate) span: f64,
     pub(crate) times: &'a [f64],
     pub(crate) distances: &'a [f64],
     pub(crate) legs: &'a [Leg],
@@ -234,6 +249,8 @@ pub(crate) fn build_legs(
         let rev = after.or(before).map_or(-1, |s| -s);
         let dt = keys[i + 1].time - keys[i].time;
         legs.push(Leg {
+            d0: keys[i].distance,
+            delta: keys[i + 1].distance - keys[i].distance,
             inv_dt: 1.0 / dt,
             ease: ease.get(i).copied().unwrap_or_default(),
             face: [fwd, rev],
@@ -284,6 +301,8 @@ impl Schedule {
 
     pub(crate) fn view(&self) -> KeysView<'_> {
         KeysView {
+            t0: self.times[0],
+            span: self.times[self.times.len() - 1] - self.times[0],
             times: &self.times,
             distances: &self.distances,
             legs: &self.legs,
@@ -385,51 +404,56 @@ impl Leg {
 impl KeysView<'_> {
     #[inline]
     fn t0(&self) -> f64 {
-        self.times[0]
+        self.t0
     }
 
     #[inline]
     fn span(&self) -> f64 {
-        self.times[self.times.len() - 1] - self.times[0]
+        self.span
     }
 
-    /// The leg holding local time `tau` (last `i` with `tᵢ ≤ τ`, at most `N − 1`).
-    #[inline]
+    /// The leg holding local time `tau` (last `i` with `tᵢ ≤ τ`, at most `N − 1`; 0 if none).
+    /// The answer is unique (times strictly increase), so a hint only changes the work: the
+    /// hinted leg is checked first (no search for coherent times), then its successor, then
+    /// a binary search.
+    #[inline(always)]
     fn leg_of(&self, tau: f64, hint: Option<&mut usize>) -> usize {
         let last = self.legs.len() - 1;
+        if last == 0 {
+            // One leg: nothing to search (the common whole-path schedule).
+            if let Some(h) = hint {
+                *h = 0;
+            }
+            return 0;
+        }
         let ts = self.times;
+        let holds = |i: usize| (i == 0 || ts[i] <= tau) && (i == last || ts[i + 1] > tau);
         match hint {
-            None => ts
-                .partition_point(|&x| x <= tau)
-                .saturating_sub(1)
-                .min(last),
+            None => Self::search_leg(ts, tau, last),
             Some(h) => {
-                let mut i = (*h).min(last);
-                // Walk to the same answer as the binary search: ts[i] <= τ < ts[i+1] or an end.
-                let mut steps = 0;
-                while i > 0 && ts[i] > tau && steps < 8 {
-                    i -= 1;
-                    steps += 1;
-                }
-                while i < last && ts[i + 1] <= tau && steps < 8 {
-                    i += 1;
-                    steps += 1;
-                }
-                let ok = (i == 0 || ts[i] <= tau) && (i == last || ts[i + 1] > tau);
-                if !ok {
-                    i = ts
-                        .partition_point(|&x| x <= tau)
-                        .saturating_sub(1)
-                        .min(last);
-                }
+                let i = (*h).min(last);
+                let i = if holds(i) {
+                    i
+                } else if i < last && holds(i + 1) {
+                    i + 1
+                } else {
+                    Self::search_leg(ts, tau, last)
+                };
                 *h = i;
                 i
             }
         }
     }
 
-    /// See [`Schedule::sample`].
     #[inline]
+    fn search_leg(ts: &[f64], tau: f64, last: usize) -> usize {
+        ts.partition_point(|&x| x <= tau)
+            .saturating_sub(1)
+            .min(last)
+    }
+
+    /// See [`Schedule::sample`].
+    #[inline(always)]
     pub(crate) fn sample(&self, t: f64, hint: Option<&mut usize>) -> ScheduleSample {
         let t0 = self.t0();
         let n = self.times.len() - 1;
@@ -460,8 +484,7 @@ impl KeysView<'_> {
         let leg = &self.legs[i];
         let x = ((tau - self.times[i]) * leg.inv_dt).clamp(0.0, 1.0);
         let (u, du) = leg.ease.apply(x);
-        let (d0, d1) = (self.distances[i], self.distances[i + 1]);
-        let delta = d1 - d0;
+        let (d0, delta) = (leg.d0, leg.delta);
         let state = if delta == 0.0 {
             NpcState::Holding
         } else {

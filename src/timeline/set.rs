@@ -10,6 +10,7 @@
 //! searches there. Results are bit-identical to the stateless [`ScheduleSet::evaluate`]; the
 //! set itself is never written, so any number of threads may evaluate it at once.
 
+use super::path::unit_recip_xyz;
 use super::schedule::{build_legs, simple_keys, Crossing, Ease, Key, KeysView, Leg};
 use super::{NpcState, Path, Schedule, ScheduleSample, TimelineError, Wrap};
 use crate::curve::CurveParam;
@@ -18,9 +19,18 @@ use glam::Vec3;
 /// NPCs per pass of the batch loop (see `ScheduleSet::run`).
 const CHUNK: usize = 64;
 
-/// Position, facing and velocity of one NPC from its schedule sample and curve parameter.
-#[inline]
-fn finish(path: &Path, s: &ScheduleSample, param: CurveParam) -> NpcSample {
+/// Position, facing and velocity of one NPC from its schedule sample and curve parameter
+/// (`frame == false`: the position only, forward and velocity zero).
+#[inline(always)]
+fn finish(path: &Path, s: &ScheduleSample, param: CurveParam, frame: bool) -> NpcSample {
+    if !frame {
+        return NpcSample {
+            position: path.position_at_param(param),
+            forward: Vec3::ZERO,
+            velocity: Vec3::ZERO,
+            state: s.state,
+        };
+    }
     let (position, tangent) = path.sample_param(param, s.distance as f32);
     NpcSample {
         position,
@@ -53,15 +63,25 @@ pub struct NpcSample {
     pub state: NpcState,
 }
 
+/// One NPC's entry: its keys are `key_*[key..end]`, its legs `legs[key - i..end - i - 1]`
+/// (NPC `i`).
+#[derive(Clone, Copy, Debug)]
+struct NpcRecord {
+    /// First key time and the keys' time span (`t_N − t₀`).
+    t0: f64,
+    span: f64,
+    key: u32,
+    end: u32,
+    path: u32,
+    wrap: Wrap,
+}
+
 /// Many NPCs with their schedules on shared paths (see the module docs).
 #[derive(Clone, Debug, Default)]
 pub struct ScheduleSet {
     paths: Vec<Path>,
-    npc_path: Vec<u32>,
-    npc_wrap: Vec<Wrap>,
-    /// NPC `i`'s keys are `key_*[npc_key[i]..npc_key[i + 1]]`, its legs
-    /// `legs[npc_key[i] - i..npc_key[i + 1] - i - 1]`.
-    npc_key: Vec<u32>,
+    /// Per NPC, everything needed to find its columns (one 16-byte load).
+    npcs: Vec<NpcRecord>,
     key_time: Vec<f64>,
     key_distance: Vec<f64>,
     legs: Vec<Leg>,
@@ -70,10 +90,7 @@ pub struct ScheduleSet {
 impl ScheduleSet {
     /// An empty set.
     pub fn new() -> Self {
-        Self {
-            npc_key: vec![0],
-            ..Self::default()
-        }
+        Self::default()
     }
 
     /// Adds a copy of `path`; returns its index.
@@ -94,7 +111,7 @@ impl ScheduleSet {
 
     /// Number of NPCs.
     pub fn npc_count(&self) -> usize {
-        self.npc_path.len()
+        self.npcs.len()
     }
 
     /// Adds an NPC following `keys` (with optional per-leg `ease`) on path `path_index`;
@@ -114,13 +131,19 @@ impl ScheduleSet {
         if self.key_time.len() + keys.len() > u32::MAX as usize {
             return Err(TimelineError::BadCount);
         }
-        self.npc_path.push(path_index);
-        self.npc_wrap.push(wrap);
+        let key = self.key_time.len() as u32;
         self.key_time.extend(keys.iter().map(|k| k.time));
         self.key_distance.extend(keys.iter().map(|k| k.distance));
         self.legs.extend(legs);
-        self.npc_key.push(self.key_time.len() as u32);
-        Ok((self.npc_path.len() - 1) as u32)
+        self.npcs.push(NpcRecord {
+            t0: keys[0].time,
+            span: keys[keys.len() - 1].time - keys[0].time,
+            key,
+            end: self.key_time.len() as u32,
+            path: path_index,
+            wrap,
+        });
+        Ok((self.npcs.len() - 1) as u32)
     }
 
     /// Adds an NPC walking the whole path from `t_start` to `t_end` at constant speed.
@@ -149,12 +172,15 @@ impl ScheduleSet {
 
     #[inline]
     fn view(&self, npc: usize) -> KeysView<'_> {
-        let (a, b) = (self.npc_key[npc] as usize, self.npc_key[npc + 1] as usize);
+        let r = self.npcs[npc];
+        let (a, b) = (r.key as usize, r.end as usize);
         KeysView {
+            t0: r.t0,
+            span: r.span,
             times: &self.key_time[a..b],
             distances: &self.key_distance[a..b],
             legs: &self.legs[a - npc..b - npc - 1],
-            wrap: self.npc_wrap[npc],
+            wrap: r.wrap,
         }
     }
 
@@ -166,9 +192,9 @@ impl ScheduleSet {
     /// NPC `npc` at world time `t`, or `None` if there is no such NPC.
     pub fn sample(&self, npc: usize, t: f64) -> Option<NpcSample> {
         (npc < self.npc_count()).then(|| {
-            let path = &self.paths[self.npc_path[npc] as usize];
+            let path = &self.paths[self.npcs[npc].path as usize];
             let s = self.view(npc).sample(t, None);
-            finish(path, &s, path.param_at(s.distance as f32))
+            finish(path, &s, path.param_at(s.distance as f32), true)
         })
     }
 
@@ -182,6 +208,7 @@ impl ScheduleSet {
         &self,
         times: Times<'_>,
         mut hints: Option<&mut [u32]>,
+        frame: bool,
         mut sink: impl FnMut(usize, &NpcSample),
     ) {
         let n = self.npc_count();
@@ -193,6 +220,9 @@ impl ScheduleSet {
         }
         let mut sched = [ScheduleSample::default(); CHUNK];
         let mut params = [CurveParam { segment: 0, t: 0.0 }; CHUNK];
+        let mut positions = [Vec3::ZERO; CHUNK];
+        let (mut dx, mut dy, mut dz) = ([0.0f32; CHUNK], [0.0f32; CHUNK], [0.0f32; CHUNK]);
+        let mut recip = [0.0f32; CHUNK];
         let mut start = 0;
         while start < n {
             let m = CHUNK.min(n - start);
@@ -215,7 +245,7 @@ impl ScheduleSet {
             }
             for (j, (out, s)) in params[..m].iter_mut().zip(&sched[..m]).enumerate() {
                 let npc = start + j;
-                let path = &self.paths[self.npc_path[npc] as usize];
+                let path = &self.paths[self.npcs[npc].path as usize];
                 *out = match hints.as_deref_mut() {
                     None => path.param_at(s.distance as f32),
                     Some(h) => {
@@ -226,10 +256,40 @@ impl ScheduleSet {
                     }
                 };
             }
-            for (j, (s, p)) in sched[..m].iter().zip(&params[..m]).enumerate() {
-                let npc = start + j;
-                let path = &self.paths[self.npc_path[npc] as usize];
-                sink(npc, &finish(path, s, *p));
+            if frame {
+                // Curves, then every tangent's 1/length in one loop the compiler vectorises
+                // (square roots and divisions 4 lanes at a time), then the samples. The same
+                // operations as `finish`: bit-identical.
+                for (j, p) in params[..m].iter().enumerate() {
+                    let path = &self.paths[self.npcs[start + j].path as usize];
+                    let (pos, der) = path.position_derivative(*p);
+                    positions[j] = pos;
+                    (dx[j], dy[j], dz[j]) = (der.x, der.y, der.z);
+                }
+                for (((r, x), y), z) in recip[..m].iter_mut().zip(&dx).zip(&dy).zip(&dz) {
+                    *r = unit_recip_xyz(*x, *y, *z);
+                }
+                for (j, s) in sched[..m].iter().enumerate() {
+                    let npc = start + j;
+                    let path = &self.paths[self.npcs[npc].path as usize];
+                    let der = Vec3::new(dx[j], dy[j], dz[j]);
+                    let tangent = path.unit_or_chord(der, recip[j], s.distance as f32);
+                    sink(
+                        npc,
+                        &NpcSample {
+                            position: positions[j],
+                            forward: tangent * s.facing,
+                            velocity: tangent * s.speed as f32,
+                            state: s.state,
+                        },
+                    );
+                }
+            } else {
+                for (j, (s, p)) in sched[..m].iter().zip(&params[..m]).enumerate() {
+                    let npc = start + j;
+                    let path = &self.paths[self.npcs[npc].path as usize];
+                    sink(npc, &finish(path, s, *p, false));
+                }
             }
             start += m;
         }
@@ -239,7 +299,7 @@ impl ScheduleSet {
     /// Panics if `Times::PerNpc` holds fewer times than NPCs.
     #[inline]
     pub fn evaluate(&self, times: Times<'_>, sink: impl FnMut(usize, &NpcSample)) {
-        self.run(times, None, sink);
+        self.run(times, None, true, sink);
     }
 
     /// [`ScheduleSet::evaluate`] with two caller-owned hints per NPC (`hints.len() ≥ 2 ×
@@ -252,7 +312,22 @@ impl ScheduleSet {
         hints: &mut [u32],
         sink: impl FnMut(usize, &NpcSample),
     ) {
-        self.run(times, Some(hints), sink);
+        self.run(times, Some(hints), true, sink);
+    }
+
+    /// [`ScheduleSet::evaluate`] (`hints` `None`) or [`ScheduleSet::evaluate_hinted`]
+    /// computing positions and states only: the samples' `forward` and `velocity` are zero
+    /// (no derivative, no normalisation), positions and states are bit-identical to the full
+    /// evaluation. For callers that do not need the frame (C calls with NULL forward and
+    /// velocity outputs). Panics if `hints` or `times` is too short.
+    #[inline]
+    pub fn evaluate_positions(
+        &self,
+        times: Times<'_>,
+        hints: Option<&mut [u32]>,
+        sink: impl FnMut(usize, &NpcSample),
+    ) {
+        self.run(times, hints, false, sink);
     }
 
     /// Total key crossings of every NPC between `from` and `to` (saturating).

@@ -37,7 +37,7 @@ extern int wf_checks_failed;
 #define CHECK_NEAR(a, b, tol) CHECK(fabs((double)(a) - (double)(b)) <= (double)(tol))
 
 /* The test suites, one per source file (tests/c/<name>.c defines wf_suite_<name>). */
-#define WF_SUITES(X) X(core) X(curve) X(timeline)
+#define WF_SUITES(X) X(core) X(curve) X(timeline) X(crowd)
 
 #define WF_DECLARE_SUITE(name) void wf_suite_##name(void);
 WF_SUITES(WF_DECLARE_SUITE)

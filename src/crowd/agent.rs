@@ -1,0 +1,236 @@
+//! One walking character: where it is, how it moves, what it looks out for and where it goes.
+
+use glam::{Vec2, Vec3};
+
+/// What an agent did in the last step (`WF_AGENT_*` in the C ABI).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u32)]
+pub enum AgentState {
+    /// Walking toward its target.
+    #[default]
+    Moving = 0,
+    /// Inside its arrival radius, or settled against agents already arrived at the same target.
+    Arrived = 1,
+    /// Wants to move but made less than a tenth of its intended progress this step.
+    Blocked = 2,
+    /// Its position or yaw was set to NaN/Inf: it is skipped by the step until given a finite
+    /// position again.
+    Invalid = 3,
+}
+
+/// How an agent finds its way to its target (`WF_ROUTE_*` in the C ABI).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u32)]
+pub enum RouteMode {
+    /// Straight at the target, avoiding what it meets.
+    #[default]
+    Direct = 0,
+    /// Through the caller's corner waypoints in order, then to the target.
+    Waypoints = 1,
+    /// Along a route the crowd plans around static obstacles (see [`crate::crowd::Planner`]).
+    Planned = 2,
+}
+
+impl RouteMode {
+    /// The mode for a C ABI code, or `None`.
+    pub fn from_code(code: u32) -> Option<Self> {
+        match code {
+            0 => Some(Self::Direct),
+            1 => Some(Self::Waypoints),
+            2 => Some(Self::Planned),
+            _ => None,
+        }
+    }
+}
+
+/// What the agent's look-ahead hit (`WF_HIT_*` in the C ABI).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[repr(u32)]
+pub enum HitKind {
+    /// Nothing in its field of view is on a collision course.
+    #[default]
+    None = 0,
+    /// A static obstacle.
+    Obstacle = 1,
+    /// Another agent.
+    Agent = 2,
+}
+
+/// The most urgent thing an agent steered away from in the last step.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Hit {
+    /// What was hit.
+    pub kind: HitKind,
+    /// The obstacle or agent id (0 when `kind` is `None`).
+    pub id: u32,
+    /// Where the look-ahead touches it (on the XZ plane, y of the agent).
+    pub point: Vec3,
+    /// Unit surface normal at that point, pointing back toward the agent.
+    pub normal: Vec3,
+}
+
+/// Parameters given to every new agent; change them with
+/// [`Crowd::set_agent_defaults`](crate::crowd::Crowd::set_agent_defaults).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AgentDefaults {
+    /// Fastest turn, rad/s.
+    pub max_turn_rate: f32,
+    /// How far ahead the agent looks, metres (from its edge).
+    pub fov_range: f32,
+    /// Half the opening angle of its field-of-view cone, radians (π = sees all around).
+    pub fov_half_angle: f32,
+    /// How hard a hit pushes the walking direction along the hit normal (the seed's
+    /// `repelForce`; 1 = as strong as the pull toward the target).
+    pub repel_force: f32,
+    /// Arrived once this close to the target, metres.
+    pub arrival_radius: f32,
+    /// Who yields: of two agents about to meet, the lower priority gives way.
+    pub priority: f32,
+    /// Layer bits of the agent (who sees it).
+    pub layer: u32,
+    /// Mask of layers the agent avoids.
+    pub mask: u32,
+    /// How it finds its way.
+    pub route_mode: RouteMode,
+}
+
+/// Fastest turn of a new agent: one turn per second.
+pub const DEFAULT_MAX_TURN_RATE: f32 = core::f32::consts::TAU;
+/// Look-ahead of a new agent, metres.
+pub const DEFAULT_FOV_RANGE: f32 = 4.0;
+/// Half opening of a new agent's field of view: 100° (humans see ~200° wide).
+pub const DEFAULT_FOV_HALF_ANGLE: f32 = 100.0 * core::f32::consts::PI / 180.0;
+/// Repel force of a new agent.
+pub const DEFAULT_REPEL_FORCE: f32 = 1.5;
+/// Arrival radius of a new agent, metres.
+pub const DEFAULT_ARRIVAL_RADIUS: f32 = 0.25;
+
+impl Default for AgentDefaults {
+    fn default() -> Self {
+        Self {
+            max_turn_rate: DEFAULT_MAX_TURN_RATE,
+            fov_range: DEFAULT_FOV_RANGE,
+            fov_half_angle: DEFAULT_FOV_HALF_ANGLE,
+            repel_force: DEFAULT_REPEL_FORCE,
+            arrival_radius: DEFAULT_ARRIVAL_RADIUS,
+            priority: 0.0,
+            layer: 1,
+            mask: u32::MAX,
+            route_mode: RouteMode::Direct,
+        }
+    }
+}
+
+/// One agent. Its position is on the XZ plane (y is carried through untouched); its yaw is
+/// Unity's: 0 faces +Z, positive turns clockwise seen from above, forward = (sin yaw, 0, cos yaw).
+#[derive(Clone, Debug)]
+pub struct Agent {
+    /// Position; the step moves x and z.
+    pub position: Vec3,
+    /// Facing, radians.
+    pub yaw: f32,
+    /// Walking speed, m/s.
+    pub speed: f32,
+    /// Body radius, metres.
+    pub radius: f32,
+    /// Fastest turn, rad/s.
+    pub max_turn_rate: f32,
+    /// Look-ahead distance from its edge, metres.
+    pub fov_range: f32,
+    /// Half opening of the field of view, radians.
+    pub fov_half_angle: f32,
+    /// Strength of the push along a hit normal.
+    pub repel_force: f32,
+    /// Where it is going.
+    pub target: Vec3,
+    /// Arrived once this close to the target.
+    pub arrival_radius: f32,
+    /// Lower priority yields.
+    pub priority: f32,
+    /// Its layer bits.
+    pub layer: u32,
+    /// Layers it avoids.
+    pub mask: u32,
+    /// How it finds its way.
+    pub route_mode: RouteMode,
+    /// Corner waypoints (route mode `Waypoints`), walked in order before the target.
+    pub waypoints: Vec<Vec3>,
+    pub(crate) next_waypoint: usize,
+    pub(crate) state: AgentState,
+    pub(crate) hit: Hit,
+    /// Velocity of the last step on the XZ plane.
+    pub(crate) velocity: Vec2,
+    /// Distance to the target at which it settled (arrived against others); 0 if not settled.
+    pub(crate) settled_at: f32,
+    /// Planned route point, whether it is the target, and sub-steps until it is refreshed.
+    pub(crate) plan: (Vec2, bool, u32),
+}
+
+impl Agent {
+    /// A new agent standing at `position` facing `yaw`, its target where it stands.
+    pub fn new(position: Vec3, yaw: f32, speed: f32, radius: f32, d: &AgentDefaults) -> Self {
+        Self {
+            position,
+            yaw,
+            speed,
+            radius,
+            max_turn_rate: d.max_turn_rate,
+            fov_range: d.fov_range,
+            fov_half_angle: d.fov_half_angle,
+            repel_force: d.repel_force,
+            target: position,
+            arrival_radius: d.arrival_radius,
+            priority: d.priority,
+            layer: d.layer,
+            mask: d.mask,
+            route_mode: d.route_mode,
+            waypoints: Vec::new(),
+            next_waypoint: 0,
+            state: AgentState::Arrived,
+            hit: Hit::default(),
+            velocity: Vec2::ZERO,
+            settled_at: 0.0,
+            plan: (Vec2::ZERO, true, 0),
+        }
+    }
+
+    /// What it did in the last step.
+    pub fn state(&self) -> AgentState {
+        self.state
+    }
+
+    /// The most urgent hit of the last step.
+    pub fn hit(&self) -> Hit {
+        self.hit
+    }
+
+    /// Its velocity over the last step (x, 0, z), m/s.
+    pub fn velocity(&self) -> Vec3 {
+        Vec3::new(self.velocity.x, 0.0, self.velocity.y)
+    }
+
+    /// Unit forward vector for its yaw.
+    pub fn forward(&self) -> Vec3 {
+        let (s, c) = self.yaw.sin_cos();
+        Vec3::new(s, 0.0, c)
+    }
+}
+
+/// Unit forward on the XZ plane (x, z) for a yaw.
+#[inline]
+pub(crate) fn forward2(yaw: f32) -> Vec2 {
+    let (s, c) = yaw.sin_cos();
+    Vec2::new(s, c)
+}
+
+/// The yaw of a direction on the XZ plane (x, z).
+#[inline]
+pub(crate) fn yaw_of(d: Vec2) -> f32 {
+    d.x.atan2(d.y)
+}
+
+/// The right-hand perpendicular of a direction (x, z): forward +Z has right +X.
+#[inline]
+pub(crate) fn right_of(d: Vec2) -> Vec2 {
+    Vec2::new(d.y, -d.x)
+}

@@ -1,0 +1,332 @@
+//! Uniform grids for neighbour search.
+//!
+//! [`AgentGrid`]: agents are bucketed by a hash of their cell and counting-sorted, so the step
+//! stores agent data in cell order and a query walks a few contiguous runs. The table has a
+//! fixed power-of-two size (≥ 2 × capacity), so far-apart agents cost no memory; two cells of
+//! one query that share a bucket are visited once.
+//!
+//! [`ObstacleGrid`]: a dense grid over the obstacles' bounding box, each obstacle listed in
+//! every cell its box overlaps; a query reports an obstacle once, in the first cell where the
+//! query rectangle and the obstacle's rectangle meet. Rebuilt only when obstacles change.
+
+use glam::Vec2;
+
+/// Most cells a query may span on one axis before the grid is coarsened.
+const MAX_QUERY_SPAN: i32 = 4;
+
+/// floor(x) as i32 without a libm call (saturating like `as`).
+#[inline]
+fn floor_i32(x: f32) -> i32 {
+    let i = x as i32;
+    if (i as f32) > x {
+        i - 1
+    } else {
+        i
+    }
+}
+
+#[inline]
+fn cell_of(p: Vec2, inv: f32) -> (i32, i32) {
+    (floor_i32(p.x * inv), floor_i32(p.y * inv))
+}
+
+#[inline]
+fn bucket(cx: i32, cz: i32, shift: u32) -> usize {
+    let h = (cx as u32).wrapping_mul(0x9E37_79B1) ^ (cz as u32).wrapping_mul(0x85EB_CA77);
+    (h.wrapping_mul(0x2545_F491) >> shift) as usize
+}
+
+/// Agents sorted by the hash of their cell.
+#[derive(Clone, Debug, Default)]
+pub struct AgentGrid {
+    cell: f32,
+    inv: f32,
+    shift: u32,
+    /// `start[b]..start[b + 1]` are the sorted indices in bucket b.
+    start: Vec<u32>,
+    keys: Vec<u32>,
+    /// Sorted position k holds input item `order[k]`.
+    order: Vec<u32>,
+}
+
+impl AgentGrid {
+    /// A grid for up to `capacity` agents (allocates its table once).
+    pub fn with_capacity(capacity: usize) -> Self {
+        let size = (2 * capacity).max(64).next_power_of_two();
+        Self {
+            cell: 1.0,
+            inv: 1.0,
+            shift: 32 - size.trailing_zeros(),
+            start: vec![0; size + 1],
+            keys: Vec::with_capacity(capacity),
+            order: Vec::with_capacity(capacity),
+        }
+    }
+
+    /// Cell edge, metres.
+    pub fn cell_size(&self) -> f32 {
+        self.cell
+    }
+
+    /// Counting-sorts `positions` into cells of edge `cell`; afterwards [`Self::order`] maps
+    /// sorted index → input index. Allocates nothing once `positions.len()` ≤ capacity.
+    pub fn build(&mut self, positions: impl Iterator<Item = Vec2> + Clone, cell: f32) {
+        self.cell = cell;
+        self.inv = 1.0 / cell;
+        let buckets = self.start.len() - 1;
+        self.start.iter_mut().for_each(|s| *s = 0);
+        self.keys.clear();
+        for p in positions.clone() {
+            let (cx, cz) = cell_of(p, self.inv);
+            let b = bucket(cx, cz, self.shift);
+            self.keys.push(b as u32);
+            self.start[b + 1] += 1;
+        }
+        for b in 0..buckets {
+            self.start[b + 1] += self.start[b];
+        }
+        self.order.clear();
+        self.order.resize(self.keys.len(), 0);
+        // Scatter using start[b] as the running cursor, then shift back: stable, so equal
+        // buckets keep input order (determinism).
+        for (i, &b) in self.keys.iter().enumerate() {
+            let slot = &mut self.start[b as usize];
+            self.order[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        for b in (1..=buckets).rev() {
+            self.start[b] = self.start[b - 1];
+        }
+        self.start[0] = 0;
+    }
+
+    /// Sorted index → input index of the last build.
+    pub fn order(&self) -> &[u32] {
+        &self.order
+    }
+
+    /// Calls `f(sorted_index)` for every agent in a cell overlapping the square of half side
+    /// `radius` around `p` (a superset of the agents within `radius`), each once, in a fixed
+    /// order. The cell must be at least [`Self::cell_for`]`(radius, …)`.
+    #[inline]
+    pub fn query(&self, p: Vec2, radius: f32, mut f: impl FnMut(usize)) {
+        let (x0, z0) = cell_of(p - Vec2::splat(radius), self.inv);
+        let (x1, z1) = cell_of(p + Vec2::splat(radius), self.inv);
+        debug_assert!(
+            x1 - x0 < MAX_QUERY_SPAN && z1 - z0 < MAX_QUERY_SPAN,
+            "query radius too large for the cell size (use AgentGrid::cell_for)"
+        );
+        let x1 = x1.min(x0.saturating_add(MAX_QUERY_SPAN - 1));
+        let z1 = z1.min(z0.saturating_add(MAX_QUERY_SPAN - 1));
+        let mut seen = [usize::MAX; (MAX_QUERY_SPAN * MAX_QUERY_SPAN) as usize];
+        let mut n_seen = 0;
+        for cz in z0..=z1 {
+            for cx in x0..=x1 {
+                let b = bucket(cx, cz, self.shift);
+                if seen[..n_seen].contains(&b) {
+                    continue;
+                }
+                seen[n_seen] = b;
+                n_seen += 1;
+                for k in self.start[b]..self.start[b + 1] {
+                    f(k as usize);
+                }
+            }
+        }
+    }
+
+    /// The cell edge to use so a query of `max_query_radius` spans at most four cells a side.
+    pub fn cell_for(max_query_radius: f32, min_cell: f32) -> f32 {
+        min_cell.max(2.0 * max_query_radius / (MAX_QUERY_SPAN - 2) as f32)
+    }
+}
+
+/// Static obstacles listed per cell of a dense grid.
+#[derive(Clone, Debug, Default)]
+pub struct ObstacleGrid {
+    origin: Vec2,
+    cell: f32,
+    inv: f32,
+    nx: i32,
+    nz: i32,
+    start: Vec<u32>,
+    items: Vec<u32>,
+    /// Cell rectangle (x0, z0, x1, z1) of each listed obstacle.
+    rects: Vec<[i32; 4]>,
+}
+
+/// Most cells the obstacle grid uses.
+const MAX_OBSTACLE_CELLS: f32 = 65_536.0;
+
+impl ObstacleGrid {
+    /// Lists obstacle `i` (bounding box `boxes[i]` = (min, max)) in every cell it overlaps;
+    /// `None` entries (removed obstacles) are skipped.
+    pub fn build(&mut self, boxes: &[Option<(Vec2, Vec2)>]) {
+        let mut lo = Vec2::splat(f32::INFINITY);
+        let mut hi = Vec2::splat(f32::NEG_INFINITY);
+        let mut count = 0usize;
+        let mut size_sum = 0.0f32;
+        for (a, b) in boxes.iter().flatten() {
+            lo = lo.min(*a);
+            hi = hi.max(*b);
+            count += 1;
+            size_sum += (*b - *a).max_element();
+        }
+        self.start.clear();
+        self.items.clear();
+        self.rects.clear();
+        self.rects.resize(boxes.len(), [0, 0, -1, -1]);
+        if count == 0 {
+            self.nx = 0;
+            self.nz = 0;
+            self.start.push(0);
+            return;
+        }
+        let span = (hi - lo).max(Vec2::splat(1e-3));
+        let mean = size_sum / count as f32;
+        let by_count = (span.x * span.y / (4.0 * count as f32).min(MAX_OBSTACLE_CELLS)).sqrt();
+        let by_cap = (span.x * span.y / MAX_OBSTACLE_CELLS).sqrt();
+        let cell = by_count.min(mean.max(1.0)).max(by_cap).max(0.25);
+        self.origin = lo;
+        self.cell = cell;
+        self.inv = 1.0 / cell;
+        self.nx = ((span.x * self.inv).floor() as i32 + 1).max(1);
+        self.nz = ((span.y * self.inv).floor() as i32 + 1).max(1);
+        let cells = (self.nx * self.nz) as usize;
+        let mut counts = vec![0u32; cells + 1];
+        for (i, bx) in boxes.iter().enumerate() {
+            if let Some((a, b)) = bx {
+                let r = self.rect(*a, *b);
+                self.rects[i] = r;
+                for cz in r[1]..=r[3] {
+                    for cx in r[0]..=r[2] {
+                        counts[(cz * self.nx + cx) as usize + 1] += 1;
+                    }
+                }
+            }
+        }
+        for c in 0..cells {
+            counts[c + 1] += counts[c];
+        }
+        self.items.resize(counts[cells] as usize, 0);
+        self.start = counts.clone();
+        for (i, bx) in boxes.iter().enumerate() {
+            if bx.is_some() {
+                let r = self.rects[i];
+                for cz in r[1]..=r[3] {
+                    for cx in r[0]..=r[2] {
+                        let c = (cz * self.nx + cx) as usize;
+                        self.items[counts[c] as usize] = i as u32;
+                        counts[c] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    fn clamp_cell(&self, p: Vec2) -> (i32, i32) {
+        let (x, z) = cell_of(p - self.origin, self.inv);
+        (x.clamp(0, self.nx - 1), z.clamp(0, self.nz - 1))
+    }
+
+    fn rect(&self, a: Vec2, b: Vec2) -> [i32; 4] {
+        let (x0, z0) = self.clamp_cell(a);
+        let (x1, z1) = self.clamp_cell(b);
+        [x0, z0, x1, z1]
+    }
+
+    /// Calls `f(obstacle_index)` once for each obstacle whose cells overlap the square of half
+    /// side `radius` around `p`, in a fixed order.
+    #[inline]
+    pub fn query(&self, p: Vec2, radius: f32, mut f: impl FnMut(usize)) {
+        if self.nx == 0 {
+            return;
+        }
+        let lo = p - Vec2::splat(radius) - self.origin;
+        let hi = p + Vec2::splat(radius) - self.origin;
+        let span = Vec2::new(self.nx as f32, self.nz as f32) * self.cell;
+        if hi.x < 0.0 || hi.y < 0.0 || lo.x > span.x || lo.y > span.y {
+            return;
+        }
+        let q = self.rect(p - Vec2::splat(radius), p + Vec2::splat(radius));
+        for cz in q[1]..=q[3] {
+            for cx in q[0]..=q[2] {
+                let c = (cz * self.nx + cx) as usize;
+                for &i in &self.items[self.start[c] as usize..self.start[c + 1] as usize] {
+                    let r = self.rects[i as usize];
+                    // Report only in the first cell shared by the query and the obstacle.
+                    if cx == q[0].max(r[0]) && cz == q[1].max(r[1]) {
+                        f(i as usize);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agent_grid_finds_every_neighbour_once() {
+        let mut s = 0x1234_5678u64;
+        let mut rnd = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            (s >> 40) as f32 / (1u64 << 24) as f32
+        };
+        let pts: Vec<Vec2> = (0..500)
+            .map(|_| Vec2::new(rnd() * 60.0 - 30.0, rnd() * 60.0 - 30.0))
+            .collect();
+        let mut g = AgentGrid::with_capacity(500);
+        g.build(pts.iter().copied(), AgentGrid::cell_for(5.0, 0.5));
+        for (i, p) in pts.iter().enumerate() {
+            let mut found = Vec::new();
+            g.query(*p, 5.0, |k| found.push(g.order()[k] as usize));
+            let mut sorted = found.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), found.len(), "duplicates for {i}");
+            for (j, q) in pts.iter().enumerate() {
+                if p.distance(*q) <= 5.0 {
+                    assert!(found.contains(&j), "{i} misses {j}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn obstacle_grid_reports_each_obstacle_once() {
+        let boxes: Vec<Option<(Vec2, Vec2)>> = (0..40)
+            .map(|i| {
+                let a = Vec2::new((i % 8) as f32 * 5.0, (i / 8) as f32 * 5.0);
+                if i == 7 {
+                    None
+                } else {
+                    Some((a, a + Vec2::new(1.0 + (i % 3) as f32 * 4.0, 2.0)))
+                }
+            })
+            .collect();
+        let mut g = ObstacleGrid::default();
+        g.build(&boxes);
+        for k in 0..30 {
+            let p = Vec2::new(k as f32 * 1.3, k as f32 * 0.7);
+            let mut found = Vec::new();
+            g.query(p, 3.0, |i| found.push(i));
+            let mut sorted = found.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), found.len());
+            for (i, b) in boxes.iter().enumerate() {
+                if let Some((a, b)) = b {
+                    let c = p.clamp(*a, *b);
+                    if (c - p).abs().max_element() <= 3.0 {
+                        assert!(found.contains(&i), "{k}: misses {i}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,390 @@
+//! Static obstacles: circles, axis-aligned boxes, oriented boxes and wall segments, all seen by
+//! the step as one shape — a rounded box (a box of half extents `half` around `center`, turned so
+//! its local x axis is `axis`, grown by `round`).
+//!
+//! Signed distance of a point p to a rounded box: with q = |local(p)| − half,
+//! d = ‖max(q, 0)‖ + min(max(q.x, q.z), 0) − round (negative inside).
+
+use glam::{Vec2, Vec3};
+
+/// A static obstacle as the caller describes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Obstacle {
+    /// A vertical cylinder.
+    Circle {
+        /// Centre (y ignored).
+        center: Vec3,
+        /// Radius, metres (> 0).
+        radius: f32,
+    },
+    /// An axis-aligned box from `min` to `max` on the XZ plane.
+    Box {
+        /// Smallest x and z.
+        min: Vec3,
+        /// Largest x and z.
+        max: Vec3,
+    },
+    /// A box turned by `yaw` (same convention as agents: its local +Z is (sin yaw, 0, cos yaw)).
+    OrientedBox {
+        /// Centre.
+        center: Vec3,
+        /// Half extent along its local x (right) axis.
+        half_x: f32,
+        /// Half extent along its local z (forward) axis.
+        half_z: f32,
+        /// Turn, radians.
+        yaw: f32,
+    },
+    /// A segment of zero thickness from `a` to `b`.
+    Wall {
+        /// One end.
+        a: Vec3,
+        /// The other end.
+        b: Vec3,
+    },
+}
+
+/// The step's view of an obstacle: a rounded oriented box on the XZ plane.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shape {
+    /// Centre (x, z).
+    pub center: Vec2,
+    /// Unit local x axis in world (x, z); local z is its left-hand perpendicular.
+    pub axis: Vec2,
+    /// Half extents along local x and z.
+    pub half: Vec2,
+    /// Rounding radius (a circle is a zero box rounded by its radius).
+    pub round: f32,
+}
+
+/// A point of contact: where, the outward normal there, and the signed distance.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contact {
+    /// Closest point on the surface.
+    pub point: Vec2,
+    /// Unit outward normal at it.
+    pub normal: Vec2,
+    /// Signed distance from the query point (negative inside).
+    pub distance: f32,
+}
+
+impl Obstacle {
+    /// The rounded-box shape of this obstacle, or `None` when its numbers are not finite or
+    /// make no shape (radius ≤ 0, min > max, negative half extents, a zero-length wall).
+    pub fn shape(&self) -> Option<Shape> {
+        let s = match *self {
+            Obstacle::Circle { center, radius } => {
+                if radius.is_nan() || radius <= 0.0 || !center.is_finite() || !radius.is_finite() {
+                    return None;
+                }
+                Shape {
+                    center: Vec2::new(center.x, center.z),
+                    axis: Vec2::X,
+                    half: Vec2::ZERO,
+                    round: radius,
+                }
+            }
+            Obstacle::Box { min, max } => {
+                if !min.is_finite() || !max.is_finite() || min.x > max.x || min.z > max.z {
+                    return None;
+                }
+                Shape {
+                    center: Vec2::new(min.x + max.x, min.z + max.z) * 0.5,
+                    axis: Vec2::X,
+                    half: Vec2::new(max.x - min.x, max.z - min.z) * 0.5,
+                    round: 0.0,
+                }
+            }
+            Obstacle::OrientedBox {
+                center,
+                half_x,
+                half_z,
+                yaw,
+            } => {
+                let ok = center.is_finite()
+                    && half_x.is_finite()
+                    && half_z.is_finite()
+                    && yaw.is_finite()
+                    && half_x >= 0.0
+                    && half_z >= 0.0;
+                if !ok {
+                    return None;
+                }
+                let (s, c) = yaw.sin_cos();
+                Shape {
+                    center: Vec2::new(center.x, center.z),
+                    axis: Vec2::new(c, -s),
+                    half: Vec2::new(half_x, half_z),
+                    round: 0.0,
+                }
+            }
+            Obstacle::Wall { a, b } => {
+                if !a.is_finite() || !b.is_finite() {
+                    return None;
+                }
+                let (a, b) = (Vec2::new(a.x, a.z), Vec2::new(b.x, b.z));
+                let len = a.distance(b);
+                if len.is_nan() || len <= 0.0 || !len.is_finite() {
+                    return None;
+                }
+                Shape {
+                    center: (a + b) * 0.5,
+                    axis: (b - a) / len,
+                    half: Vec2::new(len * 0.5, 0.0),
+                    round: 0.0,
+                }
+            }
+        };
+        Some(s)
+    }
+}
+
+impl Shape {
+    /// World (x, z) → local (along axis, along its left perpendicular).
+    #[inline]
+    fn local(&self, p: Vec2) -> Vec2 {
+        let d = p - self.center;
+        Vec2::new(d.dot(self.axis), d.dot(self.perp()))
+    }
+
+    /// The local z axis in world.
+    #[inline]
+    fn perp(&self) -> Vec2 {
+        Vec2::new(-self.axis.y, self.axis.x)
+    }
+
+    #[inline]
+    fn world_dir(&self, v: Vec2) -> Vec2 {
+        self.axis * v.x + self.perp() * v.y
+    }
+
+    /// Radius of a circle around `center` holding the whole shape.
+    #[inline]
+    pub fn bounding_radius(&self) -> f32 {
+        self.half.length() + self.round
+    }
+
+    /// Half extents of the world-space bounding box, including the rounding.
+    pub fn extent(&self) -> Vec2 {
+        let a = self.axis.abs();
+        Vec2::new(
+            a.x * self.half.x + a.y * self.half.y,
+            a.y * self.half.x + a.x * self.half.y,
+        ) + Vec2::splat(self.round)
+    }
+
+    /// Closest surface point to `p`, the outward normal there and the signed distance.
+    pub fn contact(&self, p: Vec2) -> Contact {
+        let l = self.local(p);
+        let q = l.abs() - self.half;
+        let sign = Vec2::new(
+            if l.x < 0.0 { -1.0 } else { 1.0 },
+            if l.y < 0.0 { -1.0 } else { 1.0 },
+        );
+        let (n_local, core_dist) = if q.x > 0.0 || q.y > 0.0 {
+            let out = q.max(Vec2::ZERO);
+            let len = out.length();
+            (out * sign / len, len)
+        } else if q.x > q.y {
+            (Vec2::new(sign.x, 0.0), q.x)
+        } else {
+            (Vec2::new(0.0, sign.y), q.y)
+        };
+        let n_local = if n_local.is_finite() && n_local != Vec2::ZERO {
+            n_local
+        } else {
+            // On the core box's surface exactly, or a zero box: any deterministic direction.
+            Vec2::new(0.0, sign.y)
+        };
+        let normal = self.world_dir(n_local);
+        let distance = core_dist - self.round;
+        Contact {
+            point: p - normal * distance,
+            normal,
+            distance,
+        }
+    }
+
+    /// The first hit of the ray `origin + dir·s` (|dir| = 1, 0 ≤ s ≤ `max_s`) with this shape
+    /// grown by `grow`: the distance s and the outward normal there. A ray starting inside hits
+    /// at s = 0 with the contact normal.
+    pub fn ray(&self, origin: Vec2, dir: Vec2, grow: f32, max_s: f32) -> Option<(f32, Vec2)> {
+        let o = self.local(origin);
+        let d = Vec2::new(dir.dot(self.axis), dir.dot(self.perp()));
+        let r = self.round + grow;
+        let h = self.half;
+        // Minkowski sum of the box and a disc: two crossed rectangles and four corner discs.
+        let mut best: Option<(f32, Vec2)> = None;
+        let mut consider = |hit: Option<(f32, Vec2)>| {
+            if let Some((s, n)) = hit {
+                if s <= max_s && best.is_none_or(|(b, _)| s < b) {
+                    best = Some((s, n));
+                }
+            }
+        };
+        consider(ray_rect(o, d, Vec2::new(h.x + r, h.y)));
+        consider(ray_rect(o, d, Vec2::new(h.x, h.y + r)));
+        if r > 0.0 {
+            for c in [
+                Vec2::new(h.x, h.y),
+                Vec2::new(-h.x, h.y),
+                Vec2::new(h.x, -h.y),
+                Vec2::new(-h.x, -h.y),
+            ] {
+                consider(ray_circle(o, d, c, r));
+            }
+        }
+        best.map(|(s, n)| (s, self.world_dir(n)))
+    }
+}
+
+/// Ray vs. axis-aligned rectangle |x| ≤ h.x, |z| ≤ h.y (local). Starting inside: s = 0 and the
+/// normal of the nearest face.
+fn ray_rect(o: Vec2, d: Vec2, h: Vec2) -> Option<(f32, Vec2)> {
+    if o.x.abs() <= h.x && o.y.abs() <= h.y {
+        let (gx, gz) = (h.x - o.x.abs(), h.y - o.y.abs());
+        let n = if gx < gz {
+            Vec2::new(o.x.signum(), 0.0)
+        } else {
+            Vec2::new(0.0, o.y.signum())
+        };
+        return Some((0.0, n));
+    }
+    let mut t_near = f32::NEG_INFINITY;
+    let mut t_far = f32::INFINITY;
+    let mut n = Vec2::ZERO;
+    for k in 0..2 {
+        let (ok, dk, hk) = (o[k], d[k], h[k]);
+        if dk.abs() < 1e-12 {
+            if ok.abs() > hk {
+                return None;
+            }
+            continue;
+        }
+        let t1 = (-hk - ok) / dk;
+        let t2 = (hk - ok) / dk;
+        let (ta, tb) = if t1 < t2 { (t1, t2) } else { (t2, t1) };
+        if ta > t_near {
+            t_near = ta;
+            let mut nn = Vec2::ZERO;
+            nn[k] = -dk.signum();
+            n = nn;
+        }
+        t_far = t_far.min(tb);
+    }
+    if t_near > t_far || t_near < 0.0 {
+        return None;
+    }
+    Some((t_near, n))
+}
+
+/// Ray vs. circle (centre c, radius r), entering hits only; starting inside: s = 0.
+fn ray_circle(o: Vec2, d: Vec2, c: Vec2, r: f32) -> Option<(f32, Vec2)> {
+    let m = o - c;
+    let cc = m.length_squared() - r * r;
+    if cc <= 0.0 {
+        let len = m.length();
+        let n = if len > 0.0 { m / len } else { Vec2::X };
+        return Some((0.0, n));
+    }
+    let b = m.dot(d);
+    if b >= 0.0 {
+        return None;
+    }
+    let disc = b * b - cc;
+    if disc < 0.0 {
+        return None;
+    }
+    let s = -b - disc.sqrt();
+    let n = (m + d * s) / r;
+    Some((s.max(0.0), n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f64_box_distance(p: (f64, f64), c: (f64, f64), h: (f64, f64)) -> f64 {
+        let (qx, qz) = ((p.0 - c.0).abs() - h.0, (p.1 - c.1).abs() - h.1);
+        let out = (qx.max(0.0).powi(2) + qz.max(0.0).powi(2)).sqrt();
+        out + qx.max(qz).min(0.0)
+    }
+
+    #[test]
+    fn box_distance_matches_an_f64_reference() {
+        let ob = Obstacle::Box {
+            min: Vec3::new(-1.0, 0.0, -2.0),
+            max: Vec3::new(3.0, 0.0, 1.0),
+        };
+        let s = ob.shape().unwrap();
+        for i in -20..20 {
+            for j in -20..20 {
+                let p = Vec2::new(i as f32 * 0.37, j as f32 * 0.41);
+                let c = s.contact(p);
+                let r = f64_box_distance((p.x as f64, p.y as f64), (1.0, -0.5), (2.0, 1.5));
+                assert!((c.distance as f64 - r).abs() < 1e-5, "{p:?}");
+                // The closest point is on the surface and p = point + normal * distance.
+                assert!(s.contact(c.point).distance.abs() < 1e-4);
+                assert!((c.normal.length() - 1.0).abs() < 1e-5);
+            }
+        }
+    }
+
+    #[test]
+    fn rays_hit_the_grown_circle_where_geometry_says() {
+        let s = Obstacle::Circle {
+            center: Vec3::new(5.0, 0.0, 0.0),
+            radius: 1.0,
+        }
+        .shape()
+        .unwrap();
+        let (t, n) = s.ray(Vec2::ZERO, Vec2::X, 0.5, 100.0).unwrap();
+        assert!((t - 3.5).abs() < 1e-5);
+        assert!((n - Vec2::new(-1.0, 0.0)).length() < 1e-5);
+        assert!(s.ray(Vec2::ZERO, Vec2::Y, 0.5, 100.0).is_none());
+        assert!(s.ray(Vec2::ZERO, Vec2::X, 0.5, 3.0).is_none());
+    }
+
+    #[test]
+    fn oriented_box_ray_and_contact_agree() {
+        let s = Obstacle::OrientedBox {
+            center: Vec3::new(0.0, 0.0, 4.0),
+            half_x: 2.0,
+            half_z: 0.5,
+            yaw: 0.3,
+        }
+        .shape()
+        .unwrap();
+        for k in 0..64 {
+            let a = k as f32 * core::f32::consts::TAU / 64.0;
+            let dir = Vec2::new(a.sin(), a.cos());
+            if let Some((t, n)) = s.ray(Vec2::ZERO, dir, 0.4, 50.0) {
+                let c = s.contact(dir * t);
+                assert!((c.distance - 0.4).abs() < 1e-3, "{k} {c:?}");
+                assert!((c.normal - n).length() < 1e-2, "{k}");
+            }
+        }
+    }
+
+    #[test]
+    fn degenerate_obstacles_are_refused() {
+        assert!(Obstacle::Circle {
+            center: Vec3::ZERO,
+            radius: 0.0
+        }
+        .shape()
+        .is_none());
+        assert!(Obstacle::Wall {
+            a: Vec3::ONE,
+            b: Vec3::ONE
+        }
+        .shape()
+        .is_none());
+        assert!(Obstacle::Box {
+            min: Vec3::ONE,
+            max: Vec3::ZERO
+        }
+        .shape()
+        .is_none());
+    }
+}

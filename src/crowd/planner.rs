@@ -1,0 +1,364 @@
+//! Routes around static obstacles: a clearance grid built when obstacles change, and per goal
+//! a distance field (Dijkstra over the 8-connected grid, cells passable where the clearance
+//! exceeds the agent's radius) shared by every agent whose goal falls in the same cell and
+//! whose radius rounds to the same class. An agent walks toward the farthest cell of its
+//! descent along the field that it can see (string pulling), or straight at the target once it
+//! sees it.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use glam::Vec2;
+
+use super::grid::ObstacleGrid;
+use super::obstacle::Shape;
+
+/// Most cells of the planning grid.
+pub const MAX_PLANNER_CELLS: f32 = 65_536.0;
+/// Finest planning cell, metres.
+pub const MIN_PLANNER_CELL: f32 = 0.25;
+/// Free border around the obstacles' bounding box, metres.
+pub const PLANNER_MARGIN: f32 = 4.0;
+/// Clearance is measured up to this distance, metres (larger agents plan as this radius).
+pub const CLEARANCE_CAP: f32 = 3.0;
+/// Distance fields kept; the least recently used is dropped beyond this.
+pub const MAX_FIELDS: usize = 64;
+/// Goals within one block of this edge (metres) share a distance field.
+pub const GOAL_BLOCK: f32 = 2.0;
+/// Sub-steps between two route updates of an agent (sooner when it reaches its route point).
+pub const REPLAN_STEPS: u32 = 10;
+/// New distance fields computed per sub-step at most; agents beyond the budget walk straight
+/// and ask again next sub-step.
+pub const FIELDS_PER_STEP: u32 = 1;
+/// Cells of descent looked along for the farthest visible one.
+const LOOK_ALONG: usize = 96;
+
+#[derive(Clone, Debug)]
+struct Field {
+    goal: usize,
+    class: u32,
+    dist: Vec<f32>,
+    used: u64,
+}
+
+/// The route planner of a crowd.
+#[derive(Clone, Debug, Default)]
+pub struct Planner {
+    origin: Vec2,
+    cell: f32,
+    nx: usize,
+    nz: usize,
+    clearance: Vec<f32>,
+    fields: Vec<Field>,
+    tick: u64,
+    computed: u64,
+    heap: BinaryHeap<Reverse<(u32, u32)>>,
+    budget: u32,
+}
+
+impl Planner {
+    /// Rebuilds the clearance grid for these obstacles and drops every cached field.
+    pub(crate) fn rebuild(&mut self, shapes: &[Option<Shape>], grid: &ObstacleGrid) {
+        self.fields.clear();
+        self.clearance.clear();
+        self.nx = 0;
+        self.nz = 0;
+        let mut lo = Vec2::splat(f32::INFINITY);
+        let mut hi = Vec2::splat(f32::NEG_INFINITY);
+        for s in shapes.iter().flatten() {
+            lo = lo.min(s.center - s.extent());
+            hi = hi.max(s.center + s.extent());
+        }
+        if lo.x > hi.x {
+            return;
+        }
+        lo -= Vec2::splat(PLANNER_MARGIN);
+        hi += Vec2::splat(PLANNER_MARGIN);
+        let span = hi - lo;
+        let cell = (span.x * span.y / MAX_PLANNER_CELLS)
+            .sqrt()
+            .max(MIN_PLANNER_CELL);
+        self.origin = lo;
+        self.cell = cell;
+        self.nx = (span.x / cell).ceil() as usize;
+        self.nz = (span.y / cell).ceil() as usize;
+        self.clearance.resize(self.nx * self.nz, CLEARANCE_CAP);
+        for z in 0..self.nz {
+            for x in 0..self.nx {
+                let c = self.center(x + z * self.nx);
+                let mut best = CLEARANCE_CAP;
+                grid.query(c, CLEARANCE_CAP, |i| {
+                    if let Some(s) = &shapes[i] {
+                        best = best.min(s.contact(c).distance);
+                    }
+                });
+                self.clearance[x + z * self.nx] = best;
+            }
+        }
+    }
+
+    /// Planning cell edge, metres (0 when there are no obstacles).
+    pub fn cell_size(&self) -> f32 {
+        if self.nx == 0 {
+            0.0
+        } else {
+            self.cell
+        }
+    }
+
+    /// Distance fields computed so far (cache misses).
+    pub fn fields_computed(&self) -> u64 {
+        self.computed
+    }
+
+    /// Distance fields currently cached.
+    pub fn fields_cached(&self) -> usize {
+        self.fields.len()
+    }
+
+    fn center(&self, c: usize) -> Vec2 {
+        let (x, z) = (c % self.nx, c / self.nx);
+        self.origin + Vec2::new(x as f32 + 0.5, z as f32 + 0.5) * self.cell
+    }
+
+    /// The cell holding `p`, or the nearest border cell when `p` is outside the grid.
+    fn clamped_cell(&self, p: Vec2) -> usize {
+        let l = (p - self.origin) / self.cell;
+        let x = (l.x.max(0.0) as usize).min(self.nx - 1);
+        let z = (l.y.max(0.0) as usize).min(self.nz - 1);
+        x + z * self.nx
+    }
+
+    fn cell_of(&self, p: Vec2) -> Option<usize> {
+        let l = (p - self.origin) / self.cell;
+        if l.x < 0.0 || l.y < 0.0 {
+            return None;
+        }
+        let (x, z) = (l.x as usize, l.y as usize);
+        (x < self.nx && z < self.nz).then_some(x + z * self.nx)
+    }
+
+    /// Clearance needed by an agent of `radius`: its radius, plus the half cell the centre
+    /// sample can be off by.
+    fn need(&self, radius: f32) -> f32 {
+        radius.min(CLEARANCE_CAP - 0.5 * self.cell).max(0.0) + 0.5 * self.cell
+    }
+
+    /// True when a disc of `radius` can slide from `a` to `b` (sampled every half cell).
+    fn clear_line(&self, a: Vec2, b: Vec2, need: f32) -> bool {
+        let len = a.distance(b);
+        let n = (len / (0.5 * self.cell)).ceil().max(1.0) as usize;
+        // Samples within 1.5 cells of the start are skipped: an agent squeezed against an
+        // obstacle must still see its way out.
+        let skip = 1.5 * self.cell;
+        (0..=n).all(|i| {
+            let f = i as f32 / n as f32;
+            if f * len < skip {
+                return true;
+            }
+            let p = a.lerp(b, f);
+            self.cell_of(p).is_none_or(|c| self.clearance[c] >= need)
+        })
+    }
+
+    /// Goal block edge in cells: agents whose goals share a block share a field.
+    fn block_cells(&self) -> usize {
+        ((GOAL_BLOCK / self.cell).round() as usize).max(1)
+    }
+
+    /// Starts a sub-step: refills the field budget.
+    pub(crate) fn begin_step(&mut self) {
+        self.budget = FIELDS_PER_STEP;
+    }
+
+    fn field(&mut self, goal: usize, class: u32, need: f32) -> Option<usize> {
+        self.tick += 1;
+        if let Some(i) = self
+            .fields
+            .iter()
+            .position(|f| f.goal == goal && f.class == class)
+        {
+            self.fields[i].used = self.tick;
+            return Some(i);
+        }
+        if self.budget == 0 {
+            return None;
+        }
+        self.budget -= 1;
+        let mut dist = if self.fields.len() >= MAX_FIELDS {
+            let (i, _) = self
+                .fields
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, f)| f.used)
+                .expect("fields is full");
+            self.fields.swap_remove(i).dist
+        } else {
+            Vec::new()
+        };
+        dist.clear();
+        dist.resize(self.nx * self.nz, f32::INFINITY);
+        self.computed += 1;
+        let (nx, nz) = (self.nx as i64, self.nz as i64);
+        let passable = |c: usize, clr: &[f32]| clr[c] >= need;
+        self.heap.clear();
+        // Seed every passable cell of the goal block (or the goal cell if none is).
+        let bc = self.block_cells();
+        let (bx, bz) = (goal % self.nx, goal / self.nx);
+        let (bx, bz) = (bx - bx % bc, bz - bz % bc);
+        for z in bz..(bz + bc).min(self.nz) {
+            for x in bx..(bx + bc).min(self.nx) {
+                let c = x + z * self.nx;
+                if self.clearance[c] >= need {
+                    dist[c] = 0.0;
+                    self.heap.push(Reverse((0, c as u32)));
+                }
+            }
+        }
+        if self.heap.is_empty() {
+            dist[goal] = 0.0;
+            self.heap.push(Reverse((0, goal as u32)));
+        }
+        while let Some(Reverse((dbits, c))) = self.heap.pop() {
+            let c = c as usize;
+            let dc = f32::from_bits(dbits);
+            if dc > dist[c] {
+                continue;
+            }
+            let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
+            for (dx, dz, w) in [
+                (1, 0, 1.0),
+                (-1, 0, 1.0),
+                (0, 1, 1.0),
+                (0, -1, 1.0),
+                (1, 1, core::f32::consts::SQRT_2),
+                (1, -1, core::f32::consts::SQRT_2),
+                (-1, 1, core::f32::consts::SQRT_2),
+                (-1, -1, core::f32::consts::SQRT_2),
+            ] {
+                let (x2, z2) = (x + dx, z + dz);
+                if x2 < 0 || z2 < 0 || x2 >= nx || z2 >= nz {
+                    continue;
+                }
+                let n = (x2 + z2 * nx) as usize;
+                if !passable(n, &self.clearance) {
+                    continue;
+                }
+                if dx != 0 && dz != 0 {
+                    let a = (x2 + z * nx) as usize;
+                    let b = (x + z2 * nx) as usize;
+                    if !passable(a, &self.clearance) || !passable(b, &self.clearance) {
+                        continue;
+                    }
+                }
+                let nd = dc + w;
+                if nd < dist[n] {
+                    dist[n] = nd;
+                    self.heap.push(Reverse((nd.to_bits(), n as u32)));
+                }
+            }
+        }
+        self.fields.push(Field {
+            goal,
+            class,
+            dist,
+            used: self.tick,
+        });
+        Some(self.fields.len() - 1)
+    }
+
+    /// The point an agent at `pos` of `radius` should walk toward to reach `target`, and
+    /// whether that point is the target itself.
+    pub(crate) fn next_point(&mut self, pos: Vec2, target: Vec2, radius: f32) -> (Vec2, bool) {
+        if self.nx == 0 {
+            return (target, true);
+        }
+        let need = self.need(radius);
+        if pos.distance(target) <= 2.0 * radius + self.cell || self.clear_line(pos, target, need) {
+            return (target, true);
+        }
+        let goal = self.clamped_cell(target);
+        let bc = self.block_cells();
+        let (gx, gz) = (goal % self.nx, goal / self.nx);
+        let block = (gx - gx % bc) + (gz - gz % bc) * self.nx;
+        let class = (need * 20.0).ceil() as u32;
+        let Some(f) = self.field(block, class, need) else {
+            // Over this sub-step's budget: walk straight for now, ask again next sub-step.
+            return (target, false);
+        };
+        let dist = &self.fields[f].dist;
+        let start = self.clamped_cell(pos);
+        // The agent's own cell may be too tight (it is squeezed against a wall): use the best
+        // reachable cell nearby.
+        let (sx, sz) = ((start % self.nx) as i64, (start / self.nx) as i64);
+        let mut cur = start;
+        if !dist[start].is_finite() {
+            let mut best = f32::INFINITY;
+            for dz in -3..=3i64 {
+                for dx in -3..=3i64 {
+                    let (x, z) = (sx + dx, sz + dz);
+                    if x < 0 || z < 0 || x >= self.nx as i64 || z >= self.nz as i64 {
+                        continue;
+                    }
+                    let c = (x + z * self.nx as i64) as usize;
+                    let d = dist[c] + ((dx * dx + dz * dz) as f32).sqrt();
+                    if d < best {
+                        best = d;
+                        cur = c;
+                    }
+                }
+            }
+            if !best.is_finite() {
+                return (target, true);
+            }
+        }
+        // Descend the field, then probe cells 3, 6, 12, 24, 48, 96 along it and keep the
+        // farthest one still in sight.
+        let mut descent = [cur; LOOK_ALONG + 1];
+        let mut len = 1;
+        while len <= LOOK_ALONG && dist[cur] > 0.0 {
+            let (x, z) = ((cur % self.nx) as i64, (cur / self.nx) as i64);
+            let mut next = cur;
+            for (dx, dz) in [
+                (1, 0),
+                (-1, 0),
+                (0, 1),
+                (0, -1),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ] {
+                let (x2, z2) = (x + dx, z + dz);
+                if x2 < 0 || z2 < 0 || x2 >= self.nx as i64 || z2 >= self.nz as i64 {
+                    continue;
+                }
+                let n = (x2 + z2 * self.nx as i64) as usize;
+                if dist[n] < dist[next] {
+                    next = n;
+                }
+            }
+            if next == cur {
+                break;
+            }
+            cur = next;
+            descent[len] = cur;
+            len += 1;
+        }
+        let mut chosen = self.center(descent[(len - 1).min(3)]);
+        let mut probe = 6;
+        while probe < len + 3 {
+            let k = probe.min(len - 1);
+            let c = self.center(descent[k]);
+            if !self.clear_line(pos, c, need) {
+                break;
+            }
+            chosen = c;
+            if k == len - 1 {
+                break;
+            }
+            probe *= 2;
+        }
+        (chosen, false)
+    }
+}

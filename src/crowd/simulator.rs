@@ -1,0 +1,716 @@
+//! The crowd: owns agents, obstacles, the grids and the planner; a step is "plan routes, build
+//! the grid, steer every agent from a read-only snapshot, move, project out of overlaps".
+
+use glam::{Vec2, Vec3};
+
+use super::agent::{Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
+use super::grid::{AgentGrid, ObstacleGrid};
+use super::obstacle::{Obstacle, Shape};
+use super::planner::{Planner, REPLAN_STEPS};
+use super::steering::{push_out, separation, steer, Body, Decision, World};
+use super::CrowdError;
+
+/// Bits of an id that name the storage slot; the rest count reuses of the slot, so an id of a
+/// removed agent stays invalid until the slot has been reused 1023 times.
+const SLOT_BITS: u32 = 22;
+const SLOT_MASK: u32 = (1 << SLOT_BITS) - 1;
+const GENERATIONS: u32 = 1 << (32 - SLOT_BITS);
+
+/// Most agents (and most obstacles) a crowd can hold.
+pub const MAX_CAPACITY: usize = 1 << SLOT_BITS;
+/// Longest sub-step, seconds: a longer `dt` is split into equal sub-steps no longer than this.
+pub const MAX_SUB_STEP: f32 = 0.1;
+/// Most sub-steps of one call: `dt` above `MAX_SUB_STEP × MAX_SUB_STEPS` (6.4 s) is refused.
+pub const MAX_SUB_STEPS: u32 = 64;
+/// Projection stops once no agent moves more than this fraction of the largest radius.
+pub const CONVERGED: f32 = 2e-3;
+/// Most serial sweeps over the touching agents per sub-step.
+pub const GAUSS_SEIDEL_SWEEPS: usize = 24;
+/// Fewest agents per thread worth a thread of their own.
+const MIN_AGENTS_PER_THREAD: usize = 256;
+
+/// An agent's id: stable while it lives, invalid once removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct AgentId(pub u32);
+
+/// An obstacle's id: stable while it exists, invalid once removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ObstacleId(pub u32);
+
+/// Slot storage with generations: O(1) add/remove, stable ids.
+#[derive(Clone, Debug)]
+struct Slots<T> {
+    items: Vec<Option<T>>,
+    generations: Vec<u32>,
+    free: Vec<u32>,
+    live: usize,
+    capacity: usize,
+}
+
+impl<T> Slots<T> {
+    fn new(capacity: usize) -> Self {
+        Self {
+            items: Vec::with_capacity(capacity),
+            generations: Vec::with_capacity(capacity),
+            free: Vec::new(),
+            live: 0,
+            capacity,
+        }
+    }
+
+    fn insert(&mut self, value: T) -> Result<u32, CrowdError> {
+        if self.live >= self.capacity {
+            return Err(CrowdError::CapacityExceeded);
+        }
+        let slot = if let Some(s) = self.free.pop() {
+            self.items[s as usize] = Some(value);
+            s
+        } else {
+            self.items.push(Some(value));
+            self.generations.push(1);
+            (self.items.len() - 1) as u32
+        };
+        self.live += 1;
+        Ok(self.generations[slot as usize] << SLOT_BITS | slot)
+    }
+
+    fn slot(&self, id: u32) -> Result<usize, CrowdError> {
+        let slot = (id & SLOT_MASK) as usize;
+        match self.items.get(slot) {
+            Some(Some(_)) if self.generations[slot] == id >> SLOT_BITS => Ok(slot),
+            _ => Err(CrowdError::UnknownId),
+        }
+    }
+
+    fn get(&self, id: u32) -> Result<&T, CrowdError> {
+        let s = self.slot(id)?;
+        Ok(self.items[s].as_ref().expect("live slot"))
+    }
+
+    fn get_mut(&mut self, id: u32) -> Result<&mut T, CrowdError> {
+        let s = self.slot(id)?;
+        Ok(self.items[s].as_mut().expect("live slot"))
+    }
+
+    fn remove(&mut self, id: u32) -> Result<T, CrowdError> {
+        let s = self.slot(id)?;
+        let v = self.items[s].take().expect("live slot");
+        let g = self.generations[s] + 1;
+        self.generations[s] = if g >= GENERATIONS { 1 } else { g };
+        self.free.push(s as u32);
+        self.live -= 1;
+        Ok(v)
+    }
+
+    fn id_of(&self, slot: usize) -> u32 {
+        self.generations[slot] << SLOT_BITS | slot as u32
+    }
+}
+
+/// A crowd of agents among static obstacles.
+#[derive(Clone, Debug)]
+pub struct Crowd {
+    defaults: AgentDefaults,
+    agents: Slots<Agent>,
+    obstacles: Slots<(Obstacle, Shape)>,
+    obstacles_dirty: bool,
+    shapes: Vec<Option<Shape>>,
+    obstacle_ids: Vec<u32>,
+    obstacle_grid: ObstacleGrid,
+    grid: AgentGrid,
+    bodies: Vec<Body>,
+    sorted: Vec<Body>,
+    decisions: Vec<Decision>,
+    corrections: Vec<Vec2>,
+    overlaps: Vec<(Vec2, bool)>,
+    active: Vec<u32>,
+    in_active: Vec<bool>,
+    planner: Planner,
+}
+
+fn check_finite(xs: &[f32]) -> Result<(), CrowdError> {
+    if xs.iter().all(|x| x.is_finite()) {
+        Ok(())
+    } else {
+        Err(CrowdError::NonFinite)
+    }
+}
+
+fn check(cond: bool) -> Result<(), CrowdError> {
+    if cond {
+        Ok(())
+    } else {
+        Err(CrowdError::InvalidArgument)
+    }
+}
+
+fn check_defaults(d: &AgentDefaults) -> Result<(), CrowdError> {
+    check_finite(&[
+        d.max_turn_rate,
+        d.fov_range,
+        d.fov_half_angle,
+        d.repel_force,
+        d.arrival_radius,
+        d.priority,
+    ])?;
+    check_steering(
+        d.max_turn_rate,
+        d.fov_range,
+        d.fov_half_angle,
+        d.repel_force,
+    )?;
+    check(d.arrival_radius >= 0.0)
+}
+
+fn check_steering(turn: f32, range: f32, half: f32, repel: f32) -> Result<(), CrowdError> {
+    check_finite(&[turn, range, half, repel])?;
+    check(turn > 0.0 && range >= 0.0 && (0.0..=core::f32::consts::PI).contains(&half))?;
+    check(repel >= 0.0)
+}
+
+fn check_body(speed: f32, radius: f32) -> Result<(), CrowdError> {
+    check_finite(&[speed, radius])?;
+    check(speed >= 0.0 && radius > 0.0)
+}
+
+/// Runs `f(k)` for every k into `out[k]`, on up to `threads` scoped threads (same bits for any
+/// thread count: each output depends only on k and the read-only world).
+fn par_fill<T: Send, F: Fn(usize) -> T + Sync>(threads: usize, out: &mut [T], f: F) {
+    let threads = threads.min(out.len() / MIN_AGENTS_PER_THREAD).max(1);
+    if threads == 1 {
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = f(k);
+        }
+        return;
+    }
+    let chunk = out.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let f = &f;
+        let mut parts = out.chunks_mut(chunk).enumerate();
+        let first = parts.next();
+        for (c, part) in parts {
+            s.spawn(move || {
+                for (i, o) in part.iter_mut().enumerate() {
+                    *o = f(c * chunk + i);
+                }
+            });
+        }
+        if let Some((_, part)) = first {
+            for (i, o) in part.iter_mut().enumerate() {
+                *o = f(i);
+            }
+        }
+    });
+}
+
+impl Crowd {
+    /// An empty crowd for up to `capacity` agents (and as many obstacles); allocates its
+    /// per-step buffers now.
+    pub fn new(capacity: usize) -> Result<Self, CrowdError> {
+        if capacity > MAX_CAPACITY {
+            return Err(CrowdError::CapacityExceeded);
+        }
+        Ok(Self {
+            defaults: AgentDefaults::default(),
+            agents: Slots::new(capacity),
+            obstacles: Slots::new(capacity.max(1024)),
+            obstacles_dirty: true,
+            shapes: Vec::new(),
+            obstacle_ids: Vec::new(),
+            obstacle_grid: ObstacleGrid::default(),
+            grid: AgentGrid::with_capacity(capacity),
+            bodies: Vec::with_capacity(capacity),
+            sorted: Vec::with_capacity(capacity),
+            decisions: Vec::with_capacity(capacity),
+            corrections: Vec::with_capacity(capacity),
+            overlaps: Vec::with_capacity(capacity),
+            active: Vec::with_capacity(capacity),
+            in_active: Vec::with_capacity(capacity),
+            planner: Planner::default(),
+        })
+    }
+
+    /// Most agents this crowd holds.
+    pub fn capacity(&self) -> usize {
+        self.agents.capacity
+    }
+
+    /// Parameters given to agents added from now on.
+    pub fn agent_defaults(&self) -> AgentDefaults {
+        self.defaults
+    }
+
+    /// Sets the parameters given to agents added from now on (validated like the setters).
+    pub fn set_agent_defaults(&mut self, defaults: AgentDefaults) -> Result<(), CrowdError> {
+        check_defaults(&defaults)?;
+        self.defaults = defaults;
+        Ok(())
+    }
+
+    /// Adds an agent standing at `position` facing `yaw` with walking `speed` (≥ 0) and body
+    /// `radius` (> 0); its target is where it stands until [`Self::set_target`].
+    pub fn add_agent(
+        &mut self,
+        position: Vec3,
+        yaw: f32,
+        speed: f32,
+        radius: f32,
+    ) -> Result<AgentId, CrowdError> {
+        check_finite(&[position.x, position.y, position.z, yaw])?;
+        check_body(speed, radius)?;
+        let a = Agent::new(position, yaw, speed, radius, &self.defaults);
+        self.agents.insert(a).map(AgentId)
+    }
+
+    /// Removes an agent; its id becomes invalid.
+    pub fn remove_agent(&mut self, id: AgentId) -> Result<(), CrowdError> {
+        self.agents.remove(id.0).map(|_| ())
+    }
+
+    /// Live agents.
+    pub fn agent_count(&self) -> usize {
+        self.agents.live
+    }
+
+    /// The agent named by `id`.
+    pub fn agent(&self, id: AgentId) -> Result<&Agent, CrowdError> {
+        self.agents.get(id.0)
+    }
+
+    /// Every live agent with its id, in slot order.
+    pub fn agents(&self) -> impl Iterator<Item = (AgentId, &Agent)> + '_ {
+        self.agents
+            .items
+            .iter()
+            .enumerate()
+            .filter_map(|(s, a)| a.as_ref().map(|a| (AgentId(self.agents.id_of(s)), a)))
+    }
+
+    /// Sends an agent to `target`; it arrives within `arrival_radius` (≥ 0) of it.
+    pub fn set_target(
+        &mut self,
+        id: AgentId,
+        target: Vec3,
+        arrival_radius: f32,
+    ) -> Result<(), CrowdError> {
+        check_finite(&[target.x, target.y, target.z, arrival_radius])?;
+        check(arrival_radius >= 0.0)?;
+        let a = self.agents.get_mut(id.0)?;
+        a.target = target;
+        a.arrival_radius = arrival_radius;
+        a.next_waypoint = 0;
+        a.settled_at = 0.0;
+        a.plan.2 = 0;
+        if a.state == AgentState::Arrived {
+            a.state = AgentState::Moving;
+        }
+        Ok(())
+    }
+
+    /// How an agent looks ahead and reacts: fastest turn (rad/s, > 0), field-of-view range
+    /// (m, ≥ 0) and half angle (0..=π), repel force (≥ 0).
+    pub fn set_steering(
+        &mut self,
+        id: AgentId,
+        max_turn_rate: f32,
+        fov_range: f32,
+        fov_half_angle: f32,
+        repel_force: f32,
+    ) -> Result<(), CrowdError> {
+        check_steering(max_turn_rate, fov_range, fov_half_angle, repel_force)?;
+        let a = self.agents.get_mut(id.0)?;
+        a.max_turn_rate = max_turn_rate;
+        a.fov_range = fov_range;
+        a.fov_half_angle = fov_half_angle;
+        a.repel_force = repel_force;
+        Ok(())
+    }
+
+    /// Who yields (lower `priority` gives way) and who avoids whom (`mask & other.layer`).
+    pub fn set_priority(
+        &mut self,
+        id: AgentId,
+        priority: f32,
+        layer: u32,
+        mask: u32,
+    ) -> Result<(), CrowdError> {
+        check_finite(&[priority])?;
+        let a = self.agents.get_mut(id.0)?;
+        a.priority = priority;
+        a.layer = layer;
+        a.mask = mask;
+        Ok(())
+    }
+
+    /// Walking speed (≥ 0) and body radius (> 0).
+    pub fn set_speed(&mut self, id: AgentId, speed: f32, radius: f32) -> Result<(), CrowdError> {
+        check_body(speed, radius)?;
+        let a = self.agents.get_mut(id.0)?;
+        a.speed = speed;
+        a.radius = radius;
+        Ok(())
+    }
+
+    /// Corner waypoints walked in order before the target (used in route mode `Waypoints`).
+    pub fn set_waypoints(&mut self, id: AgentId, corners: &[Vec3]) -> Result<(), CrowdError> {
+        if !corners.iter().all(|c| c.is_finite()) {
+            return Err(CrowdError::NonFinite);
+        }
+        let a = self.agents.get_mut(id.0)?;
+        a.waypoints.clear();
+        a.waypoints.extend_from_slice(corners);
+        a.next_waypoint = 0;
+        Ok(())
+    }
+
+    /// How the agent finds its way.
+    pub fn set_route_mode(&mut self, id: AgentId, mode: RouteMode) -> Result<(), CrowdError> {
+        let a = self.agents.get_mut(id.0)?;
+        a.route_mode = mode;
+        a.next_waypoint = 0;
+        Ok(())
+    }
+
+    /// Teleports an agent. A non-finite position or yaw marks the agent
+    /// [`AgentState::Invalid`] (skipped by the step until it gets a finite one) and returns
+    /// [`CrowdError::NonFinite`].
+    pub fn set_position(
+        &mut self,
+        id: AgentId,
+        position: Vec3,
+        yaw: f32,
+    ) -> Result<(), CrowdError> {
+        let a = self.agents.get_mut(id.0)?;
+        if !position.is_finite() || !yaw.is_finite() {
+            a.state = AgentState::Invalid;
+            a.velocity = Vec2::ZERO;
+            return Err(CrowdError::NonFinite);
+        }
+        a.position = position;
+        a.yaw = yaw;
+        if a.state == AgentState::Invalid {
+            a.state = AgentState::Moving;
+        }
+        a.settled_at = 0.0;
+        Ok(())
+    }
+
+    /// Adds a static obstacle.
+    pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId, CrowdError> {
+        let shape = obstacle.shape().ok_or_else(|| {
+            let finite = match obstacle {
+                Obstacle::Circle { center, radius } => center.is_finite() && radius.is_finite(),
+                Obstacle::Box { min, max } => min.is_finite() && max.is_finite(),
+                Obstacle::OrientedBox {
+                    center,
+                    half_x,
+                    half_z,
+                    yaw,
+                } => {
+                    center.is_finite()
+                        && half_x.is_finite()
+                        && half_z.is_finite()
+                        && yaw.is_finite()
+                }
+                Obstacle::Wall { a, b } => a.is_finite() && b.is_finite(),
+            };
+            if finite {
+                CrowdError::InvalidArgument
+            } else {
+                CrowdError::NonFinite
+            }
+        })?;
+        let id = self.obstacles.insert((obstacle, shape))?;
+        self.obstacles_dirty = true;
+        Ok(ObstacleId(id))
+    }
+
+    /// Removes a static obstacle.
+    pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<(), CrowdError> {
+        self.obstacles.remove(id.0)?;
+        self.obstacles_dirty = true;
+        Ok(())
+    }
+
+    /// The obstacle named by `id`.
+    pub fn obstacle(&self, id: ObstacleId) -> Result<&Obstacle, CrowdError> {
+        self.obstacles.get(id.0).map(|(o, _)| o)
+    }
+
+    /// Every obstacle with its id.
+    pub fn obstacles(&self) -> impl Iterator<Item = (ObstacleId, &Obstacle)> + '_ {
+        self.obstacles
+            .items
+            .iter()
+            .enumerate()
+            .filter_map(|(s, o)| {
+                o.as_ref()
+                    .map(|(o, _)| (ObstacleId(self.obstacles.id_of(s)), o))
+            })
+    }
+
+    /// The route planner (its cache statistics, the grid it plans on).
+    pub fn planner(&self) -> &Planner {
+        &self.planner
+    }
+
+    fn rebuild_obstacles(&mut self) {
+        self.shapes.clear();
+        self.obstacle_ids.clear();
+        let mut boxes = Vec::with_capacity(self.obstacles.items.len());
+        for (s, o) in self.obstacles.items.iter().enumerate() {
+            let shape = o.as_ref().map(|(_, sh)| *sh);
+            self.shapes.push(shape);
+            self.obstacle_ids.push(self.obstacles.id_of(s));
+            boxes.push(shape.map(|sh| (sh.center - sh.extent(), sh.center + sh.extent())));
+        }
+        self.obstacle_grid.build(&boxes);
+        self.planner.rebuild(&self.shapes, &self.obstacle_grid);
+        for a in self.agents.items.iter_mut().flatten() {
+            a.plan.2 = 0;
+        }
+        self.obstacles_dirty = false;
+    }
+
+    /// Advances every agent by `dt` seconds on up to `threads` threads (0 or 1: this thread).
+    /// `dt` must be finite and > 0; a `dt` above [`MAX_SUB_STEP`] is split into equal
+    /// sub-steps, and one above `MAX_SUB_STEP × MAX_SUB_STEPS` is refused. The result is the
+    /// same, bit for bit, for any `threads`.
+    pub fn step(&mut self, dt: f32, threads: usize) -> Result<(), CrowdError> {
+        if !dt.is_finite() {
+            return Err(CrowdError::NonFinite);
+        }
+        if dt <= 0.0 {
+            return Err(CrowdError::InvalidArgument);
+        }
+        let n = (dt / MAX_SUB_STEP).ceil().max(1.0);
+        if n > MAX_SUB_STEPS as f32 {
+            return Err(CrowdError::InvalidArgument);
+        }
+        if self.obstacles_dirty {
+            self.rebuild_obstacles();
+        }
+        let sub = dt / n;
+        for _ in 0..n as u32 {
+            self.sub_step(sub, threads.max(1));
+        }
+        Ok(())
+    }
+
+    fn route(&mut self, slot: usize) -> (Vec2, bool) {
+        let Some(a) = self.agents.items[slot].as_mut() else {
+            return (Vec2::ZERO, true);
+        };
+        let pos = Vec2::new(a.position.x, a.position.z);
+        let target = Vec2::new(a.target.x, a.target.z);
+        match a.route_mode {
+            RouteMode::Direct => (target, true),
+            RouteMode::Waypoints => {
+                let reach = (2.0 * a.radius).max(a.arrival_radius);
+                while let Some(w) = a.waypoints.get(a.next_waypoint) {
+                    let w = Vec2::new(w.x, w.z);
+                    if w.distance(pos) > reach {
+                        return (w, false);
+                    }
+                    a.next_waypoint += 1;
+                }
+                (target, true)
+            }
+            RouteMode::Planned => {
+                if a.state == AgentState::Arrived {
+                    return (target, true);
+                }
+                let (point, last, age) = a.plan;
+                if age > 0 && !last && point.distance(pos) > 2.0 * a.radius {
+                    a.plan.2 -= 1;
+                    return (point, last);
+                }
+                let (point, last) = self.planner.next_point(pos, target, a.radius);
+                // A straight fallback (no field yet) is retried next sub-step.
+                let age = if last || point != target {
+                    REPLAN_STEPS
+                } else {
+                    0
+                };
+                a.plan = (point, last, age);
+                (point, last)
+            }
+        }
+    }
+
+    fn sub_step(&mut self, dt: f32, threads: usize) {
+        self.planner.begin_step();
+        self.bodies.clear();
+        let mut max_radius = 0.0f32;
+        let mut max_look = 0.0f32;
+        for slot in 0..self.agents.items.len() {
+            let valid =
+                matches!(&self.agents.items[slot], Some(a) if a.state != AgentState::Invalid);
+            if !valid {
+                continue;
+            }
+            let (steer_to, final_leg) = self.route(slot);
+            let id = self.agents.id_of(slot);
+            let a = self.agents.items[slot].as_ref().expect("live slot");
+            max_radius = max_radius.max(a.radius);
+            max_look = max_look.max(a.fov_range + a.radius);
+            self.bodies.push(Body {
+                pos: Vec2::new(a.position.x, a.position.z),
+                vel: a.velocity,
+                radius: a.radius,
+                speed: a.speed,
+                yaw: a.yaw,
+                max_turn_rate: a.max_turn_rate,
+                fov_range: a.fov_range,
+                cos_half_fov: a.fov_half_angle.cos(),
+                repel_force: a.repel_force,
+                steer_to,
+                target: Vec2::new(a.target.x, a.target.z),
+                final_leg,
+                arrival_radius: a.arrival_radius,
+                priority: a.priority,
+                layer: a.layer,
+                mask: a.mask,
+                arrived: a.state == AgentState::Arrived,
+                settled_at: a.settled_at,
+                id,
+                slot: slot as u32,
+                ..Body::default()
+            });
+        }
+        if self.bodies.is_empty() {
+            return;
+        }
+
+        // Steer: grid over the look-ahead, agents in cell order.
+        let cell = AgentGrid::cell_for(max_look + max_radius, 2.0 * max_radius);
+        self.grid.build(self.bodies.iter().map(|b| b.pos), cell);
+        self.sorted.clear();
+        self.sorted
+            .extend(self.grid.order().iter().map(|&i| self.bodies[i as usize]));
+        self.decisions.clear();
+        self.decisions
+            .resize(self.sorted.len(), Decision::default());
+        {
+            let world = World {
+                bodies: &self.sorted,
+                grid: &self.grid,
+                shapes: &self.shapes,
+                obstacle_ids: &self.obstacle_ids,
+                obstacles: &self.obstacle_grid,
+                max_radius,
+                dt,
+            };
+            par_fill(threads, &mut self.decisions, |k| steer(&world, k));
+        }
+        for (b, d) in self.sorted.iter_mut().zip(&self.decisions) {
+            b.yaw = d.yaw;
+            b.vel = d.vel;
+            b.pos += d.vel * dt;
+            b.arrived = d.arrived;
+            b.settled_at = d.settled_at;
+            b.pref_dir = d.pref_dir;
+            b.pref_speed = d.pref_speed;
+            b.hit = d.hit;
+        }
+
+        // Project: a fine grid over the bodies, Jacobi iterations, then obstacles.
+        let cell = AgentGrid::cell_for(2.5 * max_radius, 5.0 * max_radius);
+        self.grid.build(self.sorted.iter().map(|b| b.pos), cell);
+        self.bodies.clear();
+        self.bodies
+            .extend(self.grid.order().iter().map(|&i| self.sorted[i as usize]));
+        self.corrections.clear();
+        self.corrections.resize(self.bodies.len(), Vec2::ZERO);
+        self.overlaps.clear();
+        self.overlaps.resize(self.bodies.len(), (Vec2::ZERO, false));
+        // One parallel Jacobi pass over every agent finds and halves the overlaps; then
+        // serial Gauss-Seidel sweeps in a fixed order over the agents still touching (the
+        // list grows with every agent found overlapping one of them) until nothing moves
+        // more than CONVERGED × the largest radius. Same bits for any thread count.
+        let still = (CONVERGED * max_radius) * (CONVERGED * max_radius);
+        {
+            let (bodies, grid) = (&self.bodies, &self.grid);
+            let (shapes, og) = (&self.shapes, &self.obstacle_grid);
+            par_fill(threads, &mut self.overlaps, |k| {
+                let b = &bodies[k];
+                let (c, touching) = separation(bodies, grid, 1.5 * max_radius, k, |_| {});
+                (push_out(b.pos + c, b.radius, shapes, og) - b.pos, touching)
+            });
+        }
+        self.active.clear();
+        self.in_active.clear();
+        self.in_active.resize(self.bodies.len(), false);
+        for (k, (b, &(c, touching))) in self.bodies.iter_mut().zip(&self.overlaps).enumerate() {
+            b.pos += c;
+            if touching || c != Vec2::ZERO {
+                self.active.push(k as u32);
+                self.in_active[k] = true;
+            }
+        }
+        for _ in 0..GAUSS_SEIDEL_SWEEPS {
+            let mut largest = 0.0f32;
+            let mut i = 0;
+            while i < self.active.len() {
+                let k = self.active[i] as usize;
+                i += 1;
+                let b = self.bodies[k];
+                let (active, in_active) = (&mut self.active, &mut self.in_active);
+                let (c, _) = separation(&self.bodies, &self.grid, 1.5 * max_radius, k, |j| {
+                    if !in_active[j] {
+                        in_active[j] = true;
+                        active.push(j as u32);
+                    }
+                });
+                let p = push_out(b.pos + c, b.radius, &self.shapes, &self.obstacle_grid);
+                largest = largest.max(p.distance_squared(b.pos));
+                self.bodies[k].pos = p;
+            }
+            if largest <= still {
+                break;
+            }
+        }
+        {
+            let (bodies, shapes, og) = (&self.bodies, &self.shapes, &self.obstacle_grid);
+            par_fill(threads, &mut self.corrections, |k| {
+                push_out(bodies[k].pos, bodies[k].radius, shapes, og)
+            });
+        }
+
+        // Write back by slot.
+        for (b, &p) in self.bodies.iter().zip(&self.corrections) {
+            let Some(a) = self.agents.items[b.slot as usize].as_mut() else {
+                continue;
+            };
+            let old = Vec2::new(a.position.x, a.position.z);
+            if !p.is_finite() {
+                a.state = AgentState::Invalid;
+                continue;
+            }
+            a.position.x = p.x;
+            a.position.z = p.y;
+            a.yaw = b.yaw;
+            a.velocity = b.vel;
+            a.settled_at = b.settled_at;
+            let progress = (p - old).dot(b.pref_dir);
+            a.state = if b.arrived {
+                AgentState::Arrived
+            } else if b.pref_speed > 1e-6 && progress < 0.1 * b.pref_speed * dt {
+                AgentState::Blocked
+            } else {
+                AgentState::Moving
+            };
+            let y = a.position.y;
+            a.hit = Hit {
+                kind: b.hit.kind,
+                id: if b.hit.kind == HitKind::None {
+                    0
+                } else {
+                    b.hit.id
+                },
+                point: Vec3::new(b.hit.point.x, y, b.hit.point.y),
+                normal: Vec3::new(b.hit.normal.x, 0.0, b.hit.normal.y),
+            };
+        }
+    }
+}

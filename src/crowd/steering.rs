@@ -1,0 +1,472 @@
+//! The per-agent rules of one step, each a pure function of a read-only snapshot so agents can
+//! be computed in any order, on any number of threads, with the same bits.
+//!
+//! **Steer** (the seed's rule, made to scale and to resolve): the agent wants to walk along
+//! g (unit, toward its route point) at its preferred speed v. For every agent or obstacle in
+//! its field of view (inside `fov_range` of its edge and within `fov_half_angle` of its
+//! forward or of its route direction — so what blocks the way stays seen while turning — or
+//! touching it) it casts a ray — for agents, the relative motion
+//! x(t) = (p_j − p_i) − (v g − v_j) t against the disc of radius r_i + r_j; for obstacles, the
+//! ray p_i + g s against the obstacle grown by r_i — and takes the hit time t and the hit
+//! normal n. The walking direction becomes
+//!
+//! d = g + Σ repel_force · u(t) · w · (n + b),  u(t) = (1 − t / T)²,  T = fov_range / speed,
+//!
+//! where w is the priority share (1 for equals, 1.5 when the other has higher priority, 0.5
+//! when lower) and b is a deterministic side bias: for agents, 0.35 × the right-hand
+//! perpendicular of the relative motion (head-on pairs both step right and pass; a perfectly
+//! symmetric circle turns into a roundabout instead of deadlocking); for obstacles, the
+//! tangent of the surface toward the obstacle's nearer edge (ties: right; on a planned or
+//! waypoint leg, the way the route goes when it clearly goes one way), so agents slide around
+//! walls instead of stopping at them.
+//!
+//! **Turn and walk**: yaw turns toward d by at most `max_turn_rate · dt`; the agent walks along
+//! its new forward at v · max(0, cos(angle left to turn)) (it slows while turning round),
+//! inside the last `speed × 0.5 s` before its target at a speed that brakes toward it, and
+//! never faster than half the free gap to a walker right ahead per step (but at least
+//! `CREEP` × v, or 40 % of that when already pressed against someone: a jam keeps sliding,
+//! a crush does not compress).
+//!
+//! **Arrive and settle**: within `arrival_radius` of its target an agent is arrived and stops;
+//! an agent touching an arrived agent with the same target that is closer to it settles too,
+//! so a crowd sharing one destination forms a still blob instead of pushing forever.
+//!
+//! **Project**: after moving, overlapping agents are pushed apart (Jacobi iterations; each pair
+//! split by priority: 50/50 for equals, 90/10 when one is lower), then every agent is pushed out
+//! of every obstacle it entered.
+
+use glam::Vec2;
+
+use super::agent::{forward2, right_of, yaw_of, HitKind};
+use super::grid::{AgentGrid, ObstacleGrid};
+use super::obstacle::Shape;
+
+/// Side bias added to an agent hit normal, as a fraction of the normal.
+pub const SIDE_BIAS: f32 = 0.35;
+/// Agents pushed out of an obstacle end this fraction of their radius clear of it.
+pub const PUSH_SKIN: f32 = 1e-4;
+/// Weight of an arrived agent in another's avoidance: walkers push through people standing at
+/// their goals (the projection moves the standing ones aside).
+pub const ARRIVED_SHARE: f32 = 0.25;
+/// Fraction of the preferred speed an agent keeps when someone is right ahead.
+pub const CREEP: f32 = 0.25;
+/// Several overlaps of one agent are averaged and scaled by this (successive over-relaxation).
+pub const PROJECTION_RELAXATION: f32 = 1.5;
+/// On a planned or waypoint leg, |tangent · route direction| above which an obstacle is slid
+/// along the route's way rather than toward its nearer edge.
+pub const SLIDE_FOLLOW: f32 = 0.3;
+/// Close neighbours remembered for the walk-ahead limit.
+const CLOSE: usize = 16;
+/// Braking time near the target: inside `speed × BRAKE_TIME` the speed falls linearly.
+pub const BRAKE_TIME: f32 = 0.5;
+/// Extra gap (fraction of the radius) at which an agent counts as touching an arrived one.
+pub const SETTLE_GAP: f32 = 0.2;
+
+/// Everything the step knows about one agent, stored in cell order. `repr(C)` with what a
+/// neighbour reads first: those fields share the first cache line.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+pub(crate) struct Body {
+    pub pos: Vec2,
+    pub vel: Vec2,
+    pub radius: f32,
+    pub priority: f32,
+    pub layer: u32,
+    pub mask: u32,
+    /// Final target.
+    pub target: Vec2,
+    /// Public id (for hit reports) and storage slot.
+    pub id: u32,
+    pub slot: u32,
+    pub arrived: bool,
+    /// The route point is the final target (arrival applies).
+    pub final_leg: bool,
+    pub speed: f32,
+    pub yaw: f32,
+    pub max_turn_rate: f32,
+    pub fov_range: f32,
+    pub cos_half_fov: f32,
+    pub repel_force: f32,
+    /// Current route point.
+    pub steer_to: Vec2,
+    pub arrival_radius: f32,
+    pub settled_at: f32,
+    /// Outputs of the steer phase.
+    pub pref_dir: Vec2,
+    pub pref_speed: f32,
+    pub hit: HitOut,
+}
+
+/// The hit a steer decision reports (2D; the simulator adds y).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct HitOut {
+    pub kind: HitKind,
+    pub id: u32,
+    pub point: Vec2,
+    pub normal: Vec2,
+}
+
+/// What the steer phase decides for one agent.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Decision {
+    pub yaw: f32,
+    pub vel: Vec2,
+    pub arrived: bool,
+    pub settled_at: f32,
+    pub pref_dir: Vec2,
+    pub pref_speed: f32,
+    pub hit: HitOut,
+}
+
+/// The read-only world of a steer phase.
+pub(crate) struct World<'a> {
+    pub bodies: &'a [Body],
+    pub grid: &'a AgentGrid,
+    pub shapes: &'a [Option<Shape>],
+    pub obstacle_ids: &'a [u32],
+    pub obstacles: &'a ObstacleGrid,
+    pub max_radius: f32,
+    pub dt: f32,
+}
+
+#[inline]
+fn wrap_angle(a: f32) -> f32 {
+    let tau = core::f32::consts::TAU;
+    let a = a - tau * (a / tau).round();
+    a.clamp(-core::f32::consts::PI, core::f32::consts::PI)
+}
+
+/// u(t) = (1 − t/T)², 1 at contact, 0 at the horizon.
+#[inline]
+fn urgency(t: f32, horizon: f32) -> f32 {
+    let x = (1.0 - t / horizon).clamp(0.0, 1.0);
+    x * x
+}
+
+/// The steer decision of `bodies[k]`.
+pub(crate) fn steer(w: &World, k: usize) -> Decision {
+    let b = &w.bodies[k];
+    let goal_dist = b.pos.distance(b.target);
+    let mut d = Decision {
+        yaw: b.yaw,
+        vel: Vec2::ZERO,
+        arrived: b.arrived,
+        settled_at: b.settled_at,
+        ..Decision::default()
+    };
+    if b.arrived {
+        // Hysteresis: stay arrived until pushed a radius beyond where it stopped.
+        let keep = b.arrival_radius.max(b.settled_at) + b.radius;
+        if goal_dist <= keep {
+            return d;
+        }
+        d.arrived = false;
+        d.settled_at = 0.0;
+    } else if b.final_leg && goal_dist <= b.arrival_radius {
+        d.arrived = true;
+        return d;
+    }
+
+    let fwd = forward2(b.yaw);
+    let to = b.steer_to - b.pos;
+    let dist = to.length();
+    let g = if dist > 1e-6 { to / dist } else { fwd };
+    let mut v_pref = b.speed;
+    if b.final_leg {
+        v_pref = v_pref.min(dist / BRAKE_TIME);
+    }
+    d.pref_dir = g;
+    d.pref_speed = v_pref;
+    let horizon = b.fov_range / b.speed.max(0.05);
+    let look = b.fov_range + b.radius;
+    let v_i = g * v_pref;
+    let mut dir = g;
+    let mut min_t = f32::INFINITY;
+    let mut settle = false;
+    let near = 2.0 * b.speed * w.dt + 0.5 * b.radius;
+    let mut close = [(Vec2::ZERO, 0.0f32); CLOSE];
+    let mut n_close = 0;
+    let same_goal2 = b.arrival_radius.max(b.radius) * b.arrival_radius.max(b.radius);
+
+    w.grid.query(b.pos, look + w.max_radius, |j| {
+        if j == k {
+            return;
+        }
+        let o = &w.bodies[j];
+        if b.mask & o.layer == 0 {
+            return;
+        }
+        let x = o.pos - b.pos;
+        let d2 = x.length_squared();
+        let reach = look + o.radius;
+        if d2 > reach * reach {
+            return;
+        }
+        let r = b.radius + o.radius;
+        let dd = d2.sqrt();
+        if o.arrived
+            && b.final_leg
+            && dd <= r + SETTLE_GAP * b.radius
+            && (o.target.distance_squared(b.target) <= same_goal2
+                || goal_dist <= b.arrival_radius + 2.0 * r)
+            && o.pos.distance_squared(b.target) < goal_dist * goal_dist
+        {
+            settle = true;
+        }
+        // Close moving neighbours limit how far the agent may walk this step (arrived ones
+        // are pushed aside instead).
+        if !o.arrived && dd < r + near && n_close < CLOSE {
+            close[n_close] = (x, r);
+            n_close += 1;
+        }
+        if dd > r && fwd.dot(x).max(g.dot(x)) < dd * b.cos_half_fov {
+            return;
+        }
+        let v = v_i - o.vel;
+        let (t, n) = if dd < r {
+            let n = if dd > 1e-6 { -x / dd } else { right_of(fwd) };
+            (0.0, n)
+        } else {
+            let a = v.length_squared();
+            let bq = x.dot(v);
+            if bq <= 0.0 || a < 1e-12 {
+                return;
+            }
+            let c = d2 - r * r;
+            let disc = bq * bq - a * c;
+            if disc <= 0.0 {
+                return;
+            }
+            let t = c / (bq + disc.sqrt());
+            if t > horizon {
+                return;
+            }
+            let n = ((v * t - x) / r).try_normalize().unwrap_or(-x / dd);
+            (t, n)
+        };
+        let share = if o.arrived {
+            ARRIVED_SHARE
+        } else if o.priority > b.priority {
+            1.5
+        } else if o.priority < b.priority {
+            0.5
+        } else {
+            1.0
+        };
+        let side = v.try_normalize().map_or(Vec2::ZERO, right_of);
+        dir += (n + side * SIDE_BIAS) * (b.repel_force * urgency(t, horizon) * share);
+        if t < min_t {
+            min_t = t;
+            d.hit = HitOut {
+                kind: HitKind::Agent,
+                id: o.id,
+                point: o.pos + (b.pos - o.pos) * (o.radius / r) + (v_i * t) * (o.radius / r),
+                normal: n,
+            };
+        }
+    });
+
+    if settle {
+        d.arrived = true;
+        d.settled_at = goal_dist;
+        d.hit = HitOut::default();
+        return d;
+    }
+
+    let reach_s = b.fov_range;
+    w.obstacles.query(b.pos, look, |oi| {
+        let Some(shape) = &w.shapes[oi] else {
+            return;
+        };
+        let reach = look + shape.bounding_radius();
+        if b.pos.distance_squared(shape.center) > reach * reach {
+            return;
+        }
+        let c = shape.contact(b.pos);
+        let gap = c.distance - b.radius;
+        if gap > b.fov_range {
+            return;
+        }
+        if gap > 0.0 {
+            let to_c = c.point - b.pos;
+            if fwd.dot(to_c).max(g.dot(to_c)) < to_c.length() * b.cos_half_fov {
+                return;
+            }
+        }
+        let Some((s, n)) = shape.ray(b.pos, g, b.radius, reach_s) else {
+            return;
+        };
+        if s == 0.0 && g.dot(n) >= 0.0 {
+            return; // touching but walking away
+        }
+        let t = s / v_pref.max(0.05);
+        // Slide along the surface the way the route goes when it clearly goes one way;
+        // walking into it, toward its nearer edge (stable while sliding: the agent moves
+        // toward that edge); dead centre goes right.
+        let tan0 = right_of(n);
+        let hit_at = b.pos + g * s;
+        let off = tan0.dot(hit_at - shape.center);
+        let follow = tan0.dot(g);
+        let tan = if !b.final_leg && follow.abs() > SLIDE_FOLLOW {
+            // On a planned or waypoint leg the route knows the way round: follow it.
+            if follow > 0.0 {
+                tan0
+            } else {
+                -tan0
+            }
+        } else if off > 1e-3 * b.radius {
+            tan0
+        } else if off < -1e-3 * b.radius {
+            -tan0
+        } else if tan0.dot(right_of(g)) >= 0.0 {
+            tan0
+        } else {
+            -tan0
+        };
+        dir += (n + tan) * (b.repel_force * urgency(t, horizon));
+        if t < min_t {
+            min_t = t;
+            d.hit = HitOut {
+                kind: HitKind::Obstacle,
+                id: w.obstacle_ids[oi],
+                point: b.pos + g * s - n * b.radius,
+                normal: n,
+            };
+        }
+    });
+
+    // Never walk away from the route point: a push that points backward keeps only its
+    // sideways part (walk around), and the agent slows by how much of the push was backward.
+    let raw = dir.length();
+    let along = dir.dot(g);
+    let mut block = 1.0;
+    if along < 0.0 {
+        let lat = dir - g * along;
+        let l = lat.length();
+        block = (l / raw.max(1e-6)).clamp(CREEP, 1.0);
+        dir = if l > 1e-3 { lat } else { right_of(g) };
+    }
+    let want = dir.try_normalize().unwrap_or(fwd);
+    let delta = wrap_angle(yaw_of(want) - b.yaw);
+    let max_turn = b.max_turn_rate * w.dt;
+    let turn = delta.clamp(-max_turn, max_turn);
+    d.yaw = wrap_angle(b.yaw + turn);
+    let heading = forward2(d.yaw);
+    let align = heading.dot(want).max(0.0);
+    let mut speed = v_pref * align * block;
+    // Do not walk into someone ahead: keep half the gap for them to move.
+    let mut gap = f32::INFINITY;
+    for &(x, r) in &close[..n_close] {
+        let ahead = heading.dot(x);
+        if ahead > 0.0 {
+            let lat2 = x.length_squared() - ahead * ahead;
+            if lat2 < r * r {
+                gap = gap.min(ahead - (r * r - lat2).sqrt());
+            }
+        }
+    }
+    // A quarter of the speed always remains, so a jam keeps sliding instead of freezing.
+    // Pressed against someone ahead (a crush), it creeps at 40 % of that.
+    let creep = if gap > 0.0 { CREEP } else { 0.4 * CREEP };
+    speed = speed.min(((0.5 * gap).max(0.0) / w.dt).max(creep * v_pref));
+    if b.final_leg {
+        speed = speed.min(goal_dist / w.dt);
+    }
+    d.vel = heading * speed;
+    d.pref_dir = g;
+    d
+}
+
+/// Overlap correction of `bodies[k]` against every agent it collides with (read-only).
+#[inline]
+pub(crate) fn separation(
+    bodies: &[Body],
+    grid: &AgentGrid,
+    max_radius: f32,
+    k: usize,
+    mut overlapping: impl FnMut(usize),
+) -> (Vec2, bool) {
+    let b = &bodies[k];
+    let mut corr = Vec2::ZERO;
+    let mut count = 0.0f32;
+    grid.query(b.pos, b.radius + max_radius, |j| {
+        if j == k {
+            return;
+        }
+        let o = &bodies[j];
+        if b.mask & o.layer == 0 && o.mask & b.layer == 0 {
+            return;
+        }
+        let x = b.pos - o.pos;
+        let r = b.radius + o.radius;
+        let d2 = x.length_squared();
+        if d2 >= r * r {
+            return;
+        }
+        let dd = d2.sqrt();
+        let n = if dd > 1e-6 {
+            x / dd
+        } else {
+            // Coincident: a fixed direction from the slot order.
+            let a = (b.slot.wrapping_mul(2_654_435_761) >> 8) as f32 * 3.7e-7;
+            let n = Vec2::new(a.cos(), a.sin());
+            if b.slot < o.slot {
+                n
+            } else {
+                -n
+            }
+        };
+        let share = if b.arrived != o.arrived {
+            if b.arrived {
+                0.9
+            } else {
+                0.1
+            }
+        } else if b.priority < o.priority {
+            0.9
+        } else if b.priority > o.priority {
+            0.1
+        } else {
+            0.5
+        };
+        corr += n * ((r - dd) * share);
+        count += 1.0;
+        overlapping(j);
+    });
+    // Averaged (Jacobi with relaxation): a crowded agent does not overshoot.
+    let corr = if count > 1.0 {
+        corr * (PROJECTION_RELAXATION / count).min(1.0)
+    } else {
+        corr
+    };
+    (corr, count > 0.0)
+}
+
+/// Pushes `p` (radius `r`) out of every obstacle near it; returns the new position.
+#[inline]
+pub(crate) fn push_out(p: Vec2, r: f32, shapes: &[Option<Shape>], grid: &ObstacleGrid) -> Vec2 {
+    let mut p = p;
+    for _ in 0..3 {
+        let mut moved = false;
+        let q = p;
+        let mut acc = Vec2::ZERO;
+        grid.query(q, r, |oi| {
+            if let Some(s) = &shapes[oi] {
+                let reach = r + s.bounding_radius();
+                if (q + acc).distance_squared(s.center) >= reach * reach {
+                    return;
+                }
+                let c = s.contact(q + acc);
+                if c.distance < r {
+                    acc += c.normal * (r * (1.0 + PUSH_SKIN) - c.distance);
+                    moved = true;
+                }
+            }
+        });
+        p = q + acc;
+        if !moved {
+            break;
+        }
+    }
+    p
+}

@@ -1,0 +1,229 @@
+/* Crowd: handle lifecycle, agents, obstacles, step, reads, and every kind of bad input. */
+#include "check.h"
+
+static void fill(float *v, int n, float x) {
+    int i;
+    for (i = 0; i < n; ++i) v[i] = x;
+}
+
+static int all_equal(const float *v, int n, float x) {
+    int i;
+    for (i = 0; i < n; ++i)
+        if (v[i] != x) return 0;
+    return 1;
+}
+
+static void lifecycle_and_bad_handles(void) {
+    WfCrowd *crowd = NULL;
+    size_t count = 99;
+    CHECK_STATUS(wf_crowd_new(4, NULL), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_new((size_t)1 << 30, &crowd), WF_STATUS_INVALID_COUNT);
+    CHECK(crowd == NULL);
+    CHECK_STATUS(wf_crowd_new(4, &crowd), WF_STATUS_OK);
+    CHECK(crowd != NULL);
+    CHECK_STATUS(wf_crowd_agent_count(crowd, &count), WF_STATUS_OK);
+    CHECK(count == 0);
+    CHECK_STATUS(wf_crowd_agent_count(NULL, &count), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_agent_count(crowd, NULL), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_step(NULL, 0.1f, 1), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_remove_agent(NULL, 0), WF_STATUS_NULL_POINTER);
+    wf_crowd_free(crowd);
+    wf_crowd_free(NULL);
+}
+
+static void agents(void) {
+    WfCrowd *crowd = NULL;
+    const float p0[3] = {0, 0, 0}, p1[3] = {10, 1, 0}, target[3] = {10, 0, 0};
+    const float nan_p[3] = {0, NAN, 0};
+    uint32_t a = 0, b = 0, c = 0, d = 0, e = 99;
+    float pos[6], yaws[2], sentinel[6];
+    uint32_t states[2], kinds[2], hit_ids[2];
+    float points[6], normals[6];
+    size_t count = 0;
+    int i;
+
+    CHECK_STATUS(wf_crowd_new(3, &crowd), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_add_agent(crowd, p0, 0.0f, 1.5f, 0.4f, &a), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_add_agent(crowd, p1, 3.0f, 1.5f, 0.4f, &b), WF_STATUS_OK);
+    CHECK(a != b);
+    /* Bad agent input: nothing added, id untouched. */
+    CHECK_STATUS(wf_crowd_add_agent(crowd, NULL, 0.0f, 1.0f, 0.4f, &e), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_add_agent(crowd, nan_p, 0.0f, 1.0f, 0.4f, &e), WF_STATUS_NON_FINITE);
+    CHECK_STATUS(wf_crowd_add_agent(crowd, p0, NAN, 1.0f, 0.4f, &e), WF_STATUS_NON_FINITE);
+    CHECK_STATUS(wf_crowd_add_agent(crowd, p0, 0.0f, 1.0f, 0.0f, &e), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_add_agent(crowd, p0, 0.0f, 1.0f, -1.0f, &e), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_add_agent(crowd, p0, 0.0f, -1.0f, 0.4f, &e), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_add_agent(crowd, p0, 0.0f, 1.0f, 0.4f, NULL), WF_STATUS_NULL_POINTER);
+    CHECK(e == 99);
+    CHECK_STATUS(wf_crowd_agent_count(crowd, &count), WF_STATUS_OK);
+    CHECK(count == 2);
+    /* Capacity: the third fits, the fourth does not. */
+    CHECK_STATUS(wf_crowd_add_agent(crowd, target, 0.0f, 1.0f, 0.4f, &c), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_add_agent(crowd, target, 0.0f, 1.0f, 0.4f, &d), WF_STATUS_INVALID_COUNT);
+    /* Removed ids are refused; the slot is reused under a new id. */
+    CHECK_STATUS(wf_crowd_remove_agent(crowd, c), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_remove_agent(crowd, c), WF_STATUS_OUT_OF_RANGE);
+    CHECK_STATUS(wf_crowd_set_target(crowd, c, target, 0.5f), WF_STATUS_OUT_OF_RANGE);
+    CHECK_STATUS(wf_crowd_add_agent(crowd, target, 0.0f, 1.0f, 0.4f, &d), WF_STATUS_OK);
+    CHECK(d != c);
+    CHECK_STATUS(wf_crowd_remove_agent(crowd, d), WF_STATUS_OK);
+
+    /* Setters and their bad input. */
+    CHECK_STATUS(wf_crowd_set_target(crowd, a, target, 0.5f), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_set_target(crowd, a, NULL, 0.5f), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_set_target(crowd, a, target, -1.0f), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_set_target(crowd, a, nan_p, 0.5f), WF_STATUS_NON_FINITE);
+    CHECK_STATUS(wf_crowd_set_steering(crowd, a, 6.0f, 5.0f, 1.5f, 1.5f), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_set_steering(crowd, a, 0.0f, 5.0f, 1.5f, 1.5f), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_set_steering(crowd, a, 6.0f, 5.0f, 4.0f, 1.5f), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_set_steering(crowd, a, 6.0f, INFINITY, 1.5f, 1.5f), WF_STATUS_NON_FINITE);
+    CHECK_STATUS(wf_crowd_set_steering(crowd, 12345u, 6.0f, 5.0f, 1.5f, 1.5f), WF_STATUS_OUT_OF_RANGE);
+    CHECK_STATUS(wf_crowd_set_priority(crowd, a, 2.0f, 1u, 0xffffffffu), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_set_priority(crowd, a, NAN, 1u, 1u), WF_STATUS_NON_FINITE);
+    CHECK_STATUS(wf_crowd_set_speed(crowd, a, 1.4f, 0.35f), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_set_speed(crowd, a, 1.4f, 0.0f), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_set_defaults(crowd, 6.0f, 4.0f, 1.7f, 1.5f, 0.3f), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_set_defaults(crowd, -6.0f, 4.0f, 1.7f, 1.5f, 0.3f), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_set_defaults(NULL, 6.0f, 4.0f, 1.7f, 1.5f, 0.3f), WF_STATUS_NULL_POINTER);
+    {
+        const float corners[6] = {3, 0, 3, 6, 0, 3};
+        const float bad_corners[3] = {3, 0, NAN};
+        CHECK_STATUS(wf_crowd_set_waypoints(crowd, a, corners, 2), WF_STATUS_OK);
+        CHECK_STATUS(wf_crowd_set_waypoints(crowd, a, NULL, 2), WF_STATUS_NULL_POINTER);
+        CHECK_STATUS(wf_crowd_set_waypoints(crowd, a, bad_corners, 1), WF_STATUS_NON_FINITE);
+        CHECK_STATUS(wf_crowd_set_waypoints(crowd, a, NULL, 0), WF_STATUS_OK);
+        CHECK_STATUS(wf_crowd_set_waypoints(crowd, a, corners, 2), WF_STATUS_OK);
+    }
+    CHECK_STATUS(wf_crowd_set_route_mode(crowd, a, WF_ROUTE_WAYPOINTS), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_set_route_mode(crowd, a, 7u), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_set_route_mode(crowd, a, WF_ROUTE_PLANNED), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_set_route_mode(crowd, a, WF_ROUTE_DIRECT), WF_STATUS_OK);
+
+    /* Step: bad dt refused, good dt moves agent a toward its target. */
+    CHECK_STATUS(wf_crowd_step(crowd, 0.0f, 1), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_step(crowd, -0.1f, 1), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_step(crowd, NAN, 1), WF_STATUS_NON_FINITE);
+    CHECK_STATUS(wf_crowd_step(crowd, 100.0f, 1), WF_STATUS_INVALID_ARGUMENT);
+    for (i = 0; i < 20; ++i) CHECK_STATUS(wf_crowd_step(crowd, 0.05f, 2), WF_STATUS_OK);
+    {
+        const uint32_t ids[2] = {a, b};
+        CHECK_STATUS(wf_crowd_read_agents(crowd, ids, 2, pos, 2, yaws, 2, states, 2), WF_STATUS_OK);
+        CHECK(pos[0] > 0.5f); /* walked toward +x */
+        CHECK(pos[1] == 0.0f); /* y carried */
+        CHECK(pos[4] == 1.0f);
+        CHECK(states[0] == WF_AGENT_MOVING || states[0] == WF_AGENT_BLOCKED);
+        CHECK(states[1] == WF_AGENT_ARRIVED); /* b stands at its own target */
+        CHECK_STATUS(wf_crowd_read_hits(crowd, ids, 2, kinds, 2, hit_ids, 2, points, 2, normals, 2),
+                     WF_STATUS_OK);
+        CHECK(kinds[0] <= WF_HIT_AGENT);
+        CHECK(kinds[1] == WF_HIT_NONE);
+        /* Optional outputs may be NULL. */
+        CHECK_STATUS(wf_crowd_read_agents(crowd, ids, 2, NULL, 0, yaws, 2, NULL, 0), WF_STATUS_OK);
+        CHECK_STATUS(wf_crowd_read_hits(crowd, ids, 2, NULL, 0, NULL, 0, NULL, 0, normals, 2),
+                     WF_STATUS_OK);
+        /* Bad reads: clear status and nothing written. */
+        fill(sentinel, 6, -7.0f);
+        CHECK_STATUS(wf_crowd_read_agents(crowd, ids, 2, sentinel, 1, NULL, 0, NULL, 0),
+                     WF_STATUS_BUFFER_TOO_SMALL);
+        CHECK_STATUS(wf_crowd_read_agents(crowd, NULL, 2, sentinel, 2, NULL, 0, NULL, 0),
+                     WF_STATUS_NULL_POINTER);
+        {
+            const uint32_t bad_ids[2] = {a, c};
+            CHECK_STATUS(wf_crowd_read_agents(crowd, bad_ids, 2, sentinel, 2, NULL, 0, NULL, 0),
+                         WF_STATUS_OUT_OF_RANGE);
+            CHECK_STATUS(wf_crowd_read_hits(crowd, bad_ids, 2, NULL, 0, NULL, 0, sentinel, 2, NULL, 0),
+                         WF_STATUS_OUT_OF_RANGE);
+        }
+        CHECK_STATUS(wf_crowd_read_hits(crowd, ids, 2, NULL, 0, NULL, 0, sentinel, 1, NULL, 0),
+                     WF_STATUS_BUFFER_TOO_SMALL);
+        CHECK(all_equal(sentinel, 6, -7.0f));
+        CHECK_STATUS(wf_crowd_read_agents(crowd, NULL, 0, NULL, 0, NULL, 0, NULL, 0), WF_STATUS_OK);
+    }
+
+    /* Teleport: a NaN flags that agent INVALID, the other still moves. */
+    {
+        const uint32_t ids[2] = {a, b};
+        const float to[6] = {NAN, 0, 0, 20, 0, 20};
+        const float good[6] = {1, 0, 1, 20, 0, 20};
+        const float y2[2] = {0.5f, 1.0f};
+        CHECK_STATUS(wf_crowd_set_positions(crowd, ids, 2, to, 2, NULL, 0), WF_STATUS_NON_FINITE);
+        CHECK_STATUS(wf_crowd_read_agents(crowd, ids, 2, pos, 2, NULL, 0, states, 2), WF_STATUS_OK);
+        CHECK(states[0] == WF_AGENT_INVALID);
+        CHECK(pos[3] == 20.0f && pos[5] == 20.0f);
+        CHECK(pos[0] == pos[0]); /* the stored position stays finite */
+        CHECK_STATUS(wf_crowd_step(crowd, 0.1f, 1), WF_STATUS_OK);
+        CHECK_STATUS(wf_crowd_read_agents(crowd, ids, 2, NULL, 0, NULL, 0, states, 2), WF_STATUS_OK);
+        CHECK(states[0] == WF_AGENT_INVALID);
+        CHECK_STATUS(wf_crowd_set_positions(crowd, ids, 2, good, 2, y2, 2), WF_STATUS_OK);
+        CHECK_STATUS(wf_crowd_read_agents(crowd, ids, 2, pos, 2, yaws, 2, states, 2), WF_STATUS_OK);
+        CHECK(states[0] != WF_AGENT_INVALID);
+        CHECK(pos[0] == 1.0f && yaws[1] == 1.0f);
+        CHECK_STATUS(wf_crowd_set_positions(crowd, ids, 2, good, 1, NULL, 0), WF_STATUS_INVALID_COUNT);
+        CHECK_STATUS(wf_crowd_set_positions(crowd, ids, 2, good, 2, y2, 1), WF_STATUS_INVALID_COUNT);
+        {
+            const uint32_t bad_ids[2] = {b, 777u};
+            CHECK_STATUS(wf_crowd_set_positions(crowd, bad_ids, 2, good, 2, NULL, 0),
+                         WF_STATUS_OUT_OF_RANGE);
+            CHECK_STATUS(wf_crowd_read_agents(crowd, ids, 2, pos, 2, NULL, 0, NULL, 0), WF_STATUS_OK);
+            CHECK(pos[3] == 20.0f); /* b not moved by the refused call */
+        }
+    }
+    wf_crowd_free(crowd);
+}
+
+static void obstacles(void) {
+    WfCrowd *crowd = NULL;
+    const float c[3] = {5, 0, 0}, lo[3] = {-1, 0, -1}, hi[3] = {1, 0, 1};
+    const float wa[3] = {0, 0, 5}, wb[3] = {5, 0, 5}, nanv[3] = {NAN, 0, 0};
+    uint32_t o1 = 0, o2 = 0, o3 = 0, o4 = 0, untouched = 42;
+    uint32_t agent = 0;
+    const float start[3] = {-4, 0, 0.05f}, goal[3] = {12, 0, 0};
+    float pos[3];
+    uint32_t kind = 9, hit = 0;
+    int i, saw_box = 0;
+    CHECK_STATUS(wf_crowd_new(8, &crowd), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_add_circle(crowd, c, 1.0f, &o1), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_add_box(crowd, lo, hi, &o2), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_add_oriented_box(crowd, wb, 1.0f, 0.5f, 0.3f, &o3), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_add_wall(crowd, wa, wb, &o4), WF_STATUS_OK);
+    CHECK(o1 != o2 && o2 != o3 && o3 != o4);
+    CHECK_STATUS(wf_crowd_add_circle(crowd, c, 0.0f, &untouched), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_add_circle(crowd, nanv, 1.0f, &untouched), WF_STATUS_NON_FINITE);
+    CHECK_STATUS(wf_crowd_add_circle(crowd, NULL, 1.0f, &untouched), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_add_circle(crowd, c, 1.0f, NULL), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_add_box(crowd, hi, lo, &untouched), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_add_box(crowd, lo, NULL, &untouched), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_add_oriented_box(crowd, c, -1.0f, 1.0f, 0.0f, &untouched),
+                 WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_add_oriented_box(crowd, c, 1.0f, 1.0f, INFINITY, &untouched),
+                 WF_STATUS_NON_FINITE);
+    CHECK_STATUS(wf_crowd_add_wall(crowd, wa, wa, &untouched), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_add_wall(crowd, wa, nanv, &untouched), WF_STATUS_NON_FINITE);
+    CHECK(untouched == 42);
+    CHECK_STATUS(wf_crowd_remove_obstacle(crowd, o3), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_remove_obstacle(crowd, o3), WF_STATUS_OUT_OF_RANGE);
+    CHECK_STATUS(wf_crowd_remove_obstacle(NULL, o1), WF_STATUS_NULL_POINTER);
+
+    /* An agent walking through the box and circle reaches its goal without entering them. */
+    CHECK_STATUS(wf_crowd_add_agent(crowd, start, 1.5707964f, 1.5f, 0.4f, &agent), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_set_target(crowd, agent, goal, 0.3f), WF_STATUS_OK);
+    for (i = 0; i < 400; ++i) {
+        CHECK_STATUS(wf_crowd_step(crowd, 0.05f, 1), WF_STATUS_OK);
+        CHECK_STATUS(wf_crowd_read_agents(crowd, &agent, 1, pos, 1, NULL, 0, NULL, 0), WF_STATUS_OK);
+        /* Outside the box grown by the radius (minus a hair) and the circle. */
+        if (fabsf(pos[0]) < 1.0f && fabsf(pos[2]) < 1.0f) CHECK(0);
+        CHECK((pos[0] - 5) * (pos[0] - 5) + pos[2] * pos[2] >= 1.4f * 1.4f - 1e-3f);
+        CHECK_STATUS(wf_crowd_read_hits(crowd, &agent, 1, &kind, 1, &hit, 1, NULL, 0, NULL, 0),
+                     WF_STATUS_OK);
+        if (kind == WF_HIT_OBSTACLE && hit == o2) saw_box = 1;
+    }
+    CHECK(saw_box);
+    CHECK_NEAR(pos[0], 12.0f, 0.31f);
+    wf_crowd_free(crowd);
+}
+
+void wf_suite_crowd(void) {
+    lifecycle_and_bad_handles();
+    agents();
+    obstacles();
+}

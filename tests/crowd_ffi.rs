@@ -1,0 +1,233 @@
+//! The crowd C ABI called from Rust: every export, its good path and its refusals (status and
+//! untouched outputs). The C harness (`tests/c/crowd.c`) covers the same from C.
+
+use core::ptr::{null, null_mut};
+use wayfarer::ffi::boundary::WfStatus;
+use wayfarer::ffi::crowd::*;
+
+struct Crowd(*mut WfCrowd);
+
+impl Drop for Crowd {
+    fn drop(&mut self) {
+        // SAFETY: made by wf_crowd_new, freed once.
+        unsafe { wf_crowd_free(self.0) };
+    }
+}
+
+fn new(capacity: usize) -> Crowd {
+    let mut c = null_mut();
+    // SAFETY: valid out-pointer.
+    assert_eq!(unsafe { wf_crowd_new(capacity, &mut c) }, WfStatus::Ok);
+    Crowd(c)
+}
+
+#[test]
+fn every_export_round_trips_and_refuses_bad_input() {
+    let c = new(2);
+    let (p0, p1, target) = ([0.0f32, 0.0, 0.0], [0.0f32, 0.0, 6.0], [0.0f32, 0.5, 6.0]);
+    let (mut a, mut b, mut untouched) = (0u32, 0u32, 77u32);
+    // SAFETY: every pointer below points to live locals of the right size.
+    unsafe {
+        assert_eq!(
+            wf_crowd_add_agent(c.0, p0.as_ptr(), 0.0, 1.3, 0.4, &mut a),
+            WfStatus::Ok
+        );
+        assert_eq!(
+            wf_crowd_add_agent(c.0, p1.as_ptr(), 3.0, 1.3, 0.4, &mut b),
+            WfStatus::Ok
+        );
+        assert_eq!(
+            wf_crowd_add_agent(c.0, p1.as_ptr(), 0.0, 1.3, 0.4, &mut untouched),
+            WfStatus::InvalidCount,
+            "capacity exceeded"
+        );
+        assert_eq!(
+            wf_crowd_add_agent(c.0, p1.as_ptr(), 0.0, 1.3, 0.0, &mut untouched),
+            WfStatus::InvalidArgument
+        );
+        assert_eq!(
+            wf_crowd_add_agent(c.0, p1.as_ptr(), f32::NAN, 1.3, 0.4, &mut untouched),
+            WfStatus::NonFinite
+        );
+        assert_eq!(untouched, 77);
+        assert_eq!(
+            wf_crowd_set_target(c.0, a, target.as_ptr(), 0.3),
+            WfStatus::Ok
+        );
+        assert_eq!(wf_crowd_set_target(c.0, b, p0.as_ptr(), 0.3), WfStatus::Ok);
+        assert_eq!(
+            wf_crowd_set_steering(c.0, a, 6.0, 3.0, 1.2, 1.0),
+            WfStatus::Ok
+        );
+        assert_eq!(
+            wf_crowd_set_steering(c.0, a, 6.0, -3.0, 1.2, 1.0),
+            WfStatus::InvalidArgument
+        );
+        assert_eq!(
+            wf_crowd_set_priority(c.0, a, 1.0, 1, u32::MAX),
+            WfStatus::Ok
+        );
+        assert_eq!(wf_crowd_set_speed(c.0, a, 1.4, 0.35), WfStatus::Ok);
+        assert_eq!(
+            wf_crowd_set_speed(c.0, a, f32::INFINITY, 0.35),
+            WfStatus::NonFinite
+        );
+        assert_eq!(
+            wf_crowd_set_defaults(c.0, 6.0, 4.0, 1.5, 1.5, 0.2),
+            WfStatus::Ok
+        );
+        assert_eq!(
+            wf_crowd_set_defaults(c.0, 6.0, 4.0, 4.0, 1.5, 0.2),
+            WfStatus::InvalidArgument
+        );
+        let corners = [1.0f32, 0.0, 3.0];
+        assert_eq!(
+            wf_crowd_set_waypoints(c.0, a, corners.as_ptr(), 1),
+            WfStatus::Ok
+        );
+        assert_eq!(
+            wf_crowd_set_waypoints(c.0, a, null(), 1),
+            WfStatus::NullPointer
+        );
+        assert_eq!(wf_crowd_set_route_mode(c.0, a, 1), WfStatus::Ok);
+        assert_eq!(
+            wf_crowd_set_route_mode(c.0, a, 3),
+            WfStatus::InvalidArgument
+        );
+        let mut o = [0u32; 4];
+        let (lo, hi) = ([3.0f32, 0.0, 3.0], [4.0f32, 0.0, 4.0]);
+        assert_eq!(
+            wf_crowd_add_circle(c.0, lo.as_ptr(), 0.5, &mut o[0]),
+            WfStatus::Ok
+        );
+        assert_eq!(
+            wf_crowd_add_box(c.0, lo.as_ptr(), hi.as_ptr(), &mut o[1]),
+            WfStatus::Ok
+        );
+        assert_eq!(
+            wf_crowd_add_oriented_box(c.0, hi.as_ptr(), 0.5, 0.5, 0.2, &mut o[2]),
+            WfStatus::Ok
+        );
+        assert_eq!(
+            wf_crowd_add_wall(c.0, lo.as_ptr(), hi.as_ptr(), &mut o[3]),
+            WfStatus::Ok
+        );
+        assert_eq!(
+            wf_crowd_add_box(c.0, hi.as_ptr(), lo.as_ptr(), &mut untouched),
+            WfStatus::InvalidArgument
+        );
+        assert_eq!(wf_crowd_remove_obstacle(c.0, o[2]), WfStatus::Ok);
+        assert_eq!(wf_crowd_remove_obstacle(c.0, o[2]), WfStatus::OutOfRange);
+        assert_eq!(wf_crowd_step(c.0, 0.1, 2), WfStatus::Ok);
+        assert_eq!(wf_crowd_step(c.0, -0.1, 1), WfStatus::InvalidArgument);
+        assert_eq!(wf_crowd_step(c.0, f32::NAN, 1), WfStatus::NonFinite);
+        let mut n = 0usize;
+        assert_eq!(wf_crowd_agent_count(c.0, &mut n), WfStatus::Ok);
+        assert_eq!(n, 2);
+
+        let ids = [a, b];
+        let (mut pos, mut yaws, mut states) = ([0.0f32; 6], [0.0f32; 2], [9u32; 2]);
+        assert_eq!(
+            wf_crowd_read_agents(
+                c.0,
+                ids.as_ptr(),
+                2,
+                pos.as_mut_ptr(),
+                2,
+                yaws.as_mut_ptr(),
+                2,
+                states.as_mut_ptr(),
+                2
+            ),
+            WfStatus::Ok
+        );
+        assert!(pos.iter().all(|x| x.is_finite()));
+        assert_eq!((pos[1], pos[4]), (0.0, 0.0), "y carried through");
+        assert!(states.iter().all(|&s| s <= WfAgent::Invalid as u32));
+        let (mut kinds, mut hit_ids, mut pts, mut nrm) =
+            ([9u32; 2], [0u32; 2], [0.0f32; 6], [0.0f32; 6]);
+        assert_eq!(
+            wf_crowd_read_hits(
+                c.0,
+                ids.as_ptr(),
+                2,
+                kinds.as_mut_ptr(),
+                2,
+                hit_ids.as_mut_ptr(),
+                2,
+                pts.as_mut_ptr(),
+                2,
+                nrm.as_mut_ptr(),
+                2
+            ),
+            WfStatus::Ok
+        );
+        assert!(kinds.iter().all(|&k| k <= WfHit::Agent as u32));
+        // Refusals leave outputs untouched.
+        let mut sentinel = [-7.0f32; 6];
+        assert_eq!(
+            wf_crowd_read_agents(
+                c.0,
+                ids.as_ptr(),
+                2,
+                sentinel.as_mut_ptr(),
+                1,
+                null_mut(),
+                0,
+                null_mut(),
+                0
+            ),
+            WfStatus::BufferTooSmall
+        );
+        let bad = [a, 12345];
+        assert_eq!(
+            wf_crowd_read_hits(
+                c.0,
+                bad.as_ptr(),
+                2,
+                null_mut(),
+                0,
+                null_mut(),
+                0,
+                sentinel.as_mut_ptr(),
+                2,
+                null_mut(),
+                0
+            ),
+            WfStatus::OutOfRange
+        );
+        assert!(sentinel.iter().all(|&x| x == -7.0));
+
+        // NaN teleport: that agent INVALID, the other moved, NON_FINITE returned.
+        let to = [f32::NAN, 0.0, 0.0, 9.0, 0.0, 9.0];
+        assert_eq!(
+            wf_crowd_set_positions(c.0, ids.as_ptr(), 2, to.as_ptr(), 2, null(), 0),
+            WfStatus::NonFinite
+        );
+        assert_eq!(
+            wf_crowd_read_agents(
+                c.0,
+                ids.as_ptr(),
+                2,
+                pos.as_mut_ptr(),
+                2,
+                null_mut(),
+                0,
+                states.as_mut_ptr(),
+                2
+            ),
+            WfStatus::Ok
+        );
+        assert_eq!(states[0], WfAgent::Invalid as u32);
+        assert_eq!((pos[3], pos[5]), (9.0, 9.0));
+        assert!(pos[0].is_finite());
+
+        assert_eq!(wf_crowd_remove_agent(c.0, b), WfStatus::Ok);
+        assert_eq!(wf_crowd_remove_agent(c.0, b), WfStatus::OutOfRange);
+        assert_eq!(wf_crowd_set_route_mode(c.0, b, 0), WfStatus::OutOfRange);
+        assert_eq!(wf_crowd_step(null_mut(), 0.1, 1), WfStatus::NullPointer);
+        assert_eq!(wf_crowd_agent_count(null(), &mut n), WfStatus::NullPointer);
+        assert_eq!(wf_crowd_new(1, null_mut()), WfStatus::NullPointer);
+        wf_crowd_free(null_mut());
+    }
+}

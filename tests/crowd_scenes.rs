@@ -1,0 +1,81 @@
+//! Quality goals on the built-in scenes, measured by brute force in f64 (see
+//! `wayfarer::crowd::scenario`): everyone arrives, nobody enters an obstacle, agents overlap by
+//! at most 5 % of a radius, the turn-rate cap holds, and the circles finish fast.
+
+use wayfarer::crowd::scenario::{Report, Scenario};
+
+fn check_common(name: &str, r: &Report) {
+    assert_eq!(r.arrived, 1.0, "{name}: not everyone arrived: {r:?}");
+    assert_eq!(
+        r.obstacle_penetrations, 0,
+        "{name}: agents entered obstacles"
+    );
+    assert!(
+        r.max_obstacle_penetration <= 1e-3,
+        "{name}: obstacle penetration {}",
+        r.max_obstacle_penetration
+    );
+    assert!(
+        r.max_agent_penetration <= 0.05,
+        "{name}: agent penetration {} of a radius",
+        r.max_agent_penetration
+    );
+    assert!(
+        r.max_turn_ratio <= 1.0 + 1e-4,
+        "{name}: turned faster than allowed ({}×)",
+        r.max_turn_ratio
+    );
+}
+
+#[test]
+fn circle_250_like_rvo2_arrives_within_one_and_a_half_ideal() {
+    // RVO2's Circle example: 250 agents of radius 1.5 on a 200 m circle at 2 m/s.
+    let mut s = Scenario::circle(250, 200.0, 1.5, 2.0);
+    let r = s.run(1000.0, 2, None);
+    check_common("circle-250", &r);
+    assert!(r.p95_ratio <= 1.5, "p95 arrival {} × ideal", r.p95_ratio);
+}
+
+#[test]
+fn symmetric_circle_100_does_not_deadlock() {
+    let mut s = Scenario::circle(100, 50.0, 0.5, 1.3);
+    let r = s.run(500.0, 1, None);
+    check_common("circle-100", &r);
+    let worst = r
+        .arrival
+        .iter()
+        .zip(&s.ideal)
+        .map(|(a, i)| a.unwrap() / i)
+        .fold(0.0f32, f32::max);
+    assert!(worst <= 2.0, "slowest agent took {worst} × ideal");
+}
+
+#[test]
+fn crossing_flows() {
+    let mut s = Scenario::crossing(50);
+    let r = s.run(300.0, 1, None);
+    check_common("crossing", &r);
+}
+
+#[test]
+fn bottleneck_doorway() {
+    let mut s = Scenario::bottleneck(60, 1.6);
+    let r = s.run(300.0, 1, None);
+    check_common("bottleneck", &r);
+}
+
+#[test]
+fn two_way_hallway() {
+    let mut s = Scenario::hallway(30, 4.0);
+    let r = s.run(300.0, 1, None);
+    check_common("hallway", &r);
+}
+
+#[test]
+fn random_obstacle_field() {
+    for seed in [7, 11] {
+        let mut s = Scenario::obstacle_field(40, 40, seed);
+        let r = s.run(300.0, 1, None);
+        check_common(&format!("obstacle-field seed {seed}"), &r);
+    }
+}

@@ -1,0 +1,309 @@
+//! Behaviour of the step: determinism across runs and thread counts, sub-stepping, bad input,
+//! arrival and settling, priority, layers, waypoints, hits, NaN isolation.
+
+use glam::{Vec2, Vec3};
+use wayfarer::crowd::scenario::Scenario;
+use wayfarer::crowd::{
+    AgentId, AgentState, Crowd, CrowdError, HitKind, Obstacle, ObstacleId, RouteMode,
+};
+
+fn bits(c: &Crowd) -> Vec<(u32, u32, u32, u32)> {
+    c.agents()
+        .map(|(_, a)| {
+            (
+                a.position.x.to_bits(),
+                a.position.y.to_bits(),
+                a.position.z.to_bits(),
+                a.yaw.to_bits(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn same_bits_for_any_thread_count_and_any_run() {
+    let base = Scenario::circle(600, 60.0, 0.4, 1.4);
+    let mut runs = Vec::new();
+    for threads in [1usize, 2, 3, 1] {
+        let mut c = base.crowd.clone();
+        for _ in 0..60 {
+            c.step(0.1, threads).unwrap();
+        }
+        runs.push(bits(&c));
+    }
+    let moved = base
+        .crowd
+        .agents()
+        .zip(runs[0].iter())
+        .filter(|((_, a), b)| a.position.x.to_bits() != b.0)
+        .count();
+    assert!(moved > 500, "the agents should have moved");
+    for r in &runs[1..] {
+        assert_eq!(r, &runs[0]);
+    }
+}
+
+#[test]
+fn a_large_dt_equals_its_sub_steps() {
+    let base = Scenario::obstacle_field(20, 10, 3);
+    let mut a = base.crowd.clone();
+    let mut b = base.crowd.clone();
+    a.step(1.0, 1).unwrap();
+    for _ in 0..10 {
+        b.step(0.1, 1).unwrap();
+    }
+    assert_eq!(bits(&a), bits(&b));
+    assert_eq!(a.step(6.5, 1), Err(CrowdError::InvalidArgument));
+    assert!(a.step(6.4, 1).is_ok());
+}
+
+#[test]
+fn bad_input_is_refused() {
+    let mut c = Crowd::new(2).unwrap();
+    assert_eq!(c.step(0.0, 1), Err(CrowdError::InvalidArgument));
+    assert_eq!(c.step(-1.0, 1), Err(CrowdError::InvalidArgument));
+    assert_eq!(c.step(f32::NAN, 1), Err(CrowdError::NonFinite));
+    assert_eq!(c.step(f32::INFINITY, 1), Err(CrowdError::NonFinite));
+    assert_eq!(
+        c.add_agent(Vec3::ZERO, 0.0, 1.0, 0.0),
+        Err(CrowdError::InvalidArgument)
+    );
+    assert_eq!(
+        c.add_agent(Vec3::ZERO, 0.0, 1.0, -0.5),
+        Err(CrowdError::InvalidArgument)
+    );
+    assert_eq!(
+        c.add_agent(Vec3::new(f32::NAN, 0.0, 0.0), 0.0, 1.0, 0.5),
+        Err(CrowdError::NonFinite)
+    );
+    let a = c.add_agent(Vec3::ZERO, 0.0, 1.0, 0.5).unwrap();
+    let b = c.add_agent(Vec3::X * 3.0, 0.0, 1.0, 0.5).unwrap();
+    assert_eq!(
+        c.add_agent(Vec3::ZERO, 0.0, 1.0, 0.5),
+        Err(CrowdError::CapacityExceeded)
+    );
+    c.remove_agent(b).unwrap();
+    assert_eq!(c.remove_agent(b), Err(CrowdError::UnknownId));
+    assert_eq!(c.set_target(b, Vec3::ZERO, 1.0), Err(CrowdError::UnknownId));
+    assert_eq!(c.agent(AgentId(0)).err(), Some(CrowdError::UnknownId));
+    let b2 = c.add_agent(Vec3::X * 3.0, 0.0, 1.0, 0.5).unwrap();
+    assert_ne!(b, b2, "a reused slot gets a new id");
+    assert_eq!(
+        c.set_steering(a, 1.0, 1.0, 4.0, 1.0),
+        Err(CrowdError::InvalidArgument)
+    );
+    assert_eq!(
+        c.set_target(a, Vec3::ZERO, -1.0),
+        Err(CrowdError::InvalidArgument)
+    );
+    assert_eq!(
+        c.add_obstacle(Obstacle::Circle {
+            center: Vec3::ZERO,
+            radius: -1.0
+        }),
+        Err(CrowdError::InvalidArgument)
+    );
+    assert_eq!(
+        c.remove_obstacle(ObstacleId(12345)),
+        Err(CrowdError::UnknownId)
+    );
+    assert_eq!(
+        Crowd::new(usize::MAX).err(),
+        Some(CrowdError::CapacityExceeded)
+    );
+}
+
+#[test]
+fn a_nan_agent_is_flagged_and_the_others_do_not_notice() {
+    let mut with = Crowd::new(3).unwrap();
+    let mut without = Crowd::new(3).unwrap();
+    for c in [&mut with, &mut without] {
+        let a = c.add_agent(Vec3::ZERO, 0.0, 1.2, 0.4).unwrap();
+        c.set_target(a, Vec3::new(0.0, 0.0, 10.0), 0.3).unwrap();
+    }
+    let bad = with
+        .add_agent(Vec3::new(0.0, 0.0, 5.0), 0.0, 1.0, 0.4)
+        .unwrap();
+    assert_eq!(
+        with.set_position(bad, Vec3::new(f32::NAN, 0.0, 0.0), 0.0),
+        Err(CrowdError::NonFinite)
+    );
+    assert_eq!(with.agent(bad).unwrap().state(), AgentState::Invalid);
+    for _ in 0..40 {
+        with.step(0.1, 1).unwrap();
+        without.step(0.1, 1).unwrap();
+    }
+    assert_eq!(with.agent(bad).unwrap().state(), AgentState::Invalid);
+    let first = |c: &Crowd| c.agents().next().unwrap().1.position;
+    assert_eq!(first(&with), first(&without));
+    // A finite position revives it.
+    with.set_position(bad, Vec3::new(5.0, 0.0, 5.0), 0.0)
+        .unwrap();
+    with.step(0.1, 1).unwrap();
+    assert_ne!(with.agent(bad).unwrap().state(), AgentState::Invalid);
+}
+
+#[test]
+fn many_agents_sharing_a_destination_settle() {
+    let mut c = Crowd::new(40).unwrap();
+    let goal = Vec3::new(0.0, 0.0, 0.0);
+    let mut ids = Vec::new();
+    for i in 0..40 {
+        let a = i as f32 * core::f32::consts::TAU / 40.0;
+        let p = Vec3::new(a.cos() * 15.0 + (i % 3) as f32, 0.0, a.sin() * 15.0);
+        let id = c.add_agent(p, 0.0, 1.3, 0.3).unwrap();
+        c.set_target(id, goal, 0.5).unwrap();
+        ids.push(id);
+    }
+    for _ in 0..600 {
+        c.step(0.1, 1).unwrap();
+    }
+    assert!(ids
+        .iter()
+        .all(|&id| c.agent(id).unwrap().state() == AgentState::Arrived));
+    let before: Vec<Vec3> = ids
+        .iter()
+        .map(|&id| c.agent(id).unwrap().position)
+        .collect();
+    for _ in 0..50 {
+        c.step(0.1, 1).unwrap();
+    }
+    let drift = ids
+        .iter()
+        .zip(&before)
+        .map(|(&id, p)| c.agent(id).unwrap().position.distance(*p))
+        .fold(0.0f32, f32::max);
+    assert!(drift < 1e-3, "the settled blob still moves by {drift}");
+}
+
+fn head_on(priority_b: f32) -> (f32, f32) {
+    let mut c = Crowd::new(2).unwrap();
+    let a = c
+        .add_agent(Vec3::new(0.0, 0.0, -8.0), 0.0, 1.3, 0.4)
+        .unwrap();
+    let b = c
+        .add_agent(Vec3::new(0.0, 0.0, 8.0), core::f32::consts::PI, 1.3, 0.4)
+        .unwrap();
+    c.set_target(a, Vec3::new(0.0, 0.0, 8.0), 0.3).unwrap();
+    c.set_target(b, Vec3::new(0.0, 0.0, -8.0), 0.3).unwrap();
+    c.set_priority(b, priority_b, 1, u32::MAX).unwrap();
+    let (mut da, mut db) = (0.0f32, 0.0f32);
+    for _ in 0..200 {
+        c.step(0.1, 1).unwrap();
+        da = da.max(c.agent(a).unwrap().position.x.abs());
+        db = db.max(c.agent(b).unwrap().position.x.abs());
+        let gap = c
+            .agent(a)
+            .unwrap()
+            .position
+            .distance(c.agent(b).unwrap().position);
+        assert!(gap >= 0.8 * 0.95, "they collided: {gap}");
+    }
+    assert_eq!(c.agent(a).unwrap().state(), AgentState::Arrived);
+    assert_eq!(c.agent(b).unwrap().state(), AgentState::Arrived);
+    (da, db)
+}
+
+#[test]
+fn head_on_pairs_pass_and_the_lower_priority_yields() {
+    let (da, db) = head_on(0.0);
+    assert!(da > 0.1 && db > 0.1, "both step aside: {da} {db}");
+    let (da, db) = head_on(5.0);
+    assert!(da > db, "a (lower) should deviate more: {da} vs {db}");
+}
+
+#[test]
+fn agents_that_mask_each_other_out_walk_through() {
+    let mut c = Crowd::new(2).unwrap();
+    let a = c
+        .add_agent(Vec3::new(0.0, 0.0, -5.0), 0.0, 1.0, 0.4)
+        .unwrap();
+    let b = c
+        .add_agent(Vec3::new(0.0, 0.0, 5.0), core::f32::consts::PI, 1.0, 0.4)
+        .unwrap();
+    c.set_target(a, Vec3::new(0.0, 0.0, 5.0), 0.2).unwrap();
+    c.set_target(b, Vec3::new(0.0, 0.0, -5.0), 0.2).unwrap();
+    c.set_priority(a, 0.0, 1, 0).unwrap();
+    c.set_priority(b, 0.0, 2, 0).unwrap();
+    let mut closest = f32::INFINITY;
+    for _ in 0..150 {
+        c.step(0.1, 1).unwrap();
+        let d = c
+            .agent(a)
+            .unwrap()
+            .position
+            .distance(c.agent(b).unwrap().position);
+        closest = closest.min(d);
+    }
+    assert!(
+        closest < 0.2,
+        "ghosts should pass through each other: {closest}"
+    );
+    assert!(c.agent(a).unwrap().position.x.abs() < 1e-4);
+}
+
+#[test]
+fn waypoints_are_walked_in_order() {
+    let mut c = Crowd::new(1).unwrap();
+    let a = c.add_agent(Vec3::ZERO, 0.0, 1.5, 0.3).unwrap();
+    let corners = [Vec3::new(0.0, 0.0, 5.0), Vec3::new(5.0, 0.0, 5.0)];
+    c.set_waypoints(a, &corners).unwrap();
+    c.set_route_mode(a, RouteMode::Waypoints).unwrap();
+    c.set_target(a, Vec3::new(5.0, 0.0, 0.0), 0.2).unwrap();
+    let mut near = [f32::INFINITY; 2];
+    for _ in 0..200 {
+        c.step(0.1, 1).unwrap();
+        let p = c.agent(a).unwrap().position;
+        for (n, w) in near.iter_mut().zip(&corners) {
+            *n = n.min(p.distance(*w));
+        }
+    }
+    assert!(near.iter().all(|&n| n <= 0.6 + 1e-3), "{near:?}");
+    assert_eq!(c.agent(a).unwrap().state(), AgentState::Arrived);
+    assert!(
+        c.agent(a)
+            .unwrap()
+            .position
+            .distance(Vec3::new(5.0, 0.0, 0.0))
+            <= 0.2
+    );
+}
+
+#[test]
+fn a_wall_ahead_is_reported_as_the_hit_and_never_entered() {
+    let mut c = Crowd::new(1).unwrap();
+    let wall = c
+        .add_obstacle(Obstacle::Wall {
+            a: Vec3::new(-3.0, 0.0, 4.0),
+            b: Vec3::new(3.0, 0.0, 4.0),
+        })
+        .unwrap();
+    let a = c
+        .add_agent(Vec3::new(0.5, 2.0, 0.0), 0.0, 1.3, 0.4)
+        .unwrap();
+    c.set_target(a, Vec3::new(0.5, 2.0, 9.0), 0.3).unwrap();
+    let mut saw = false;
+    for _ in 0..300 {
+        c.step(0.1, 1).unwrap();
+        let ag = c.agent(a).unwrap();
+        let h = ag.hit();
+        if h.kind == HitKind::Obstacle {
+            assert_eq!(h.id, wall.0);
+            assert!((h.normal.length() - 1.0).abs() < 1e-4);
+            if ag.position.z < 4.0 && ag.position.x.abs() < 3.0 {
+                assert!(
+                    h.normal.z < -0.5,
+                    "the wall's near side faces the agent: {h:?}"
+                );
+                saw = true;
+            }
+        }
+        // Never closer to the segment than its radius.
+        let p = Vec2::new(ag.position.x, ag.position.z);
+        let q = Vec2::new(p.x.clamp(-3.0, 3.0), 4.0);
+        assert!(p.distance(q) >= 0.4 - 1e-3);
+        assert_eq!(ag.position.y, 2.0, "y is carried through");
+    }
+    assert!(saw);
+    assert_eq!(c.agent(a).unwrap().state(), AgentState::Arrived);
+}

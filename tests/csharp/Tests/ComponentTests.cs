@@ -1,0 +1,333 @@
+using System;
+using UnityEngine;
+using Wayfarer.Components;
+using Wayfarer.Crowd;
+using Wayfarer.Curves;
+using Wayfarer.Timeline;
+
+namespace Wayfarer.Tests
+{
+    /// <summary>The MonoBehaviours' logic, driven the way Unity drives it (Awake, OnEnable, Start, Update…).</summary>
+    public static class ComponentTests
+    {
+        internal static BeanFollower Bean(PathEnd end, float speed)
+        {
+            var bean = new GameObject("bean").AddComponent<BeanFollower>();
+            bean.transform.rotation = Quaternion.LookRotation(Vector3.right);
+            Ref.Set(bean, "_checkpoints", new[]
+            {
+                Ref.Point("a", new Vector3(5, 0, 0), Vector3.right),
+                Ref.Point("b", new Vector3(10, 0, 5), Vector3.forward),
+            });
+            Ref.Set(bean, "_speed", speed);
+            Ref.Set(bean, "_end", end);
+            Ref.Send(bean, "Awake");
+            return bean;
+        }
+
+        [Test]
+        public static void BeanFollowerMovesAtConstantSpeedAndStops()
+        {
+            var bean = Bean(PathEnd.Stop, 2f);
+            Assert.True(bean.Path != null, "path built once in Awake");
+            float length = bean.Path.Length;
+            // The same curve as the seed's GetPoint chain: starts at the bean, ends at the last checkpoint.
+            Assert.Near(Vector3.zero, bean.transform.position, 1e-5, "starts where it stands");
+            Time.deltaTime = 0.02f;
+            Vector3 previous = bean.transform.position;
+            int frames = 0;
+            while (!bean.Finished && frames < 10000)
+            {
+                Ref.Send(bean, "Update");
+                frames++;
+                float step = Vector3.Distance(previous, bean.transform.position);
+                if (!bean.Finished)
+                {
+                    // Never stalls, never jumps: every frame covers speed × dt (chord ≤ arc, so within 1%).
+                    Assert.Near(0.04, step, 0.0004, "frame " + frames + " step");
+                }
+                previous = bean.transform.position;
+            }
+            Assert.Near(Math.Ceiling(length / 0.04), frames, 1.0, "frames = length / (speed × dt)");
+            Assert.Near(new Vector3(10, 0, 5), bean.transform.position, 1e-4, "stops at the last checkpoint");
+            Assert.Near(Vector3.forward, bean.transform.forward, 1e-3, "facing along the path (the checkpoint's forward)");
+            Ref.Send(bean, "Update");
+            Assert.Near(new Vector3(10, 0, 5), bean.transform.position, 1e-4, "stays stopped");
+            Ref.Send(bean, "OnDestroy");
+            Assert.True(bean.Path == null, "path freed");
+        }
+
+        [Test]
+        public static void BeanFollowerLoopsAndPingPongs()
+        {
+            var loop = Bean(PathEnd.Loop, 3f);
+            float loopLength = loop.Path.Length;
+            var ping = Bean(PathEnd.PingPong, 3f);
+            float length = ping.Path.Length;
+            Assert.True(loopLength > length, "a loop is closed back to the start");
+            float dt = 0.1f;
+            int frames = (int)Math.Ceiling(length * 1.5 / (3f * dt));
+            for (int i = 0; i < frames; i++)
+            {
+                loop.Advance(dt);
+                ping.Advance(dt);
+            }
+            double travelled = frames * 3.0 * dt;
+            Assert.Near(travelled % loopLength, loop.Distance, 1e-3, "loop distance wraps");
+            Assert.Equal(-1, ping.Direction, "ping-pong: walking back");
+            Assert.Near(2 * length - travelled, ping.Distance, 1e-3, "ping-pong distance");
+            Assert.True(!loop.Finished && !ping.Finished, "neither ever finishes");
+            // A huge frame (a hitch) is fine: no stall, no runaway.
+            ping.Advance(1000f);
+            Assert.True(ping.Distance >= 0 && ping.Distance <= length, "stays on the path");
+        }
+
+        [Test]
+        public static void BeanFollowerWithTooFewPointsWarnsAndIdles()
+        {
+            var bean = new GameObject("lonely").AddComponent<BeanFollower>();
+            Ref.Set(bean, "_startFromHere", false);
+            Ref.Set(bean, "_checkpoints", new[] { Ref.Point("a", Vector3.one) });
+            Ref.Send(bean, "Awake");
+            Assert.True(bean.Path == null, "no path");
+            Assert.True(Debug.Messages.Count == 1 && Debug.Messages[0].StartsWith("warning"), "one warning");
+            Ref.Send(bean, "Update");
+        }
+
+        internal static ScheduledWaypoint Waypoint(Vector3 p, double time, float hold)
+        {
+            return new ScheduledWaypoint { point = Ref.Point("w", p), arrivalTime = time, holdSeconds = hold };
+        }
+
+        [Test]
+        public static void ScheduleFollowerFollowsTheClockBothWays()
+        {
+            var clock = new GameObject("clock").AddComponent<WorldClock>();
+            Ref.Send(clock, "OnEnable");
+            var npc = new GameObject("npc").AddComponent<ScheduleFollower>();
+            npc.SetSchedule(new[]
+            {
+                Waypoint(new Vector3(0, 0, 0), 0, 0),
+                Waypoint(new Vector3(6, 0, 0), 6, 2),
+                Waypoint(new Vector3(6, 0, 4), 12, 0),
+            }, PathShape.Polyline, Wrap.Clamp, false);
+            int passedForward = 0, passedBack = 0;
+            npc.WaypointPassed += (f, index, dir) =>
+            {
+                if (dir > 0) passedForward++;
+                else passedBack++;
+            };
+            Ref.Send(npc, "Awake");
+            Ref.Send(npc, "OnEnable");
+            Ref.Send(npc, "Start");
+            Assert.Equal(1, clock.FollowerCount, "registered once");
+            clock.Advance(3f);
+            Assert.Near(new Vector3(3, 0, 0), npc.transform.position, 1e-4, "t = 3");
+            Assert.Equal(NpcState.Moving, npc.State, "moving");
+            Assert.Near(Vector3.right, npc.transform.forward, 1e-3, "faces along the path");
+            clock.Advance(4f);
+            Assert.Near(new Vector3(6, 0, 0), npc.transform.position, 1e-4, "t = 7: holding at the corner");
+            Assert.Equal(NpcState.Holding, npc.State, "holding");
+            clock.TimeScale = -1f;
+            clock.Advance(5f);
+            Assert.Near(new Vector3(2, 0, 0), npc.transform.position, 1e-4, "rewound to t = 2");
+            Assert.True(passedBack >= 1, "rewinding past the corner raises a backward crossing");
+            clock.TimeScale = 50f;
+            clock.Advance(1f);
+            Assert.Near(new Vector3(6, 0, 4), npc.transform.position, 1e-4, "t = 52: done");
+            Assert.Equal(NpcState.After, npc.State, "after");
+            Assert.True(passedForward >= 2, "fast-forward crossed the corner and the end");
+            clock.Now = 10.0;
+            clock.Apply();
+            Assert.Near(new Vector3(6, 0, 2), npc.transform.position, 1e-4, "jump to t = 10 (leg at 2 m/s)");
+            Ref.Send(npc, "OnDisable");
+            Assert.Equal(0, clock.FollowerCount, "unregistered");
+            Ref.Send(npc, "OnDestroy");
+            Ref.Send(clock, "OnDestroy");
+        }
+
+        [Test]
+        public static void ScheduleFollowerRejectsNonIncreasingTimes()
+        {
+            var npc = new GameObject("npc").AddComponent<ScheduleFollower>();
+            npc.SetSchedule(new[] { Waypoint(Vector3.zero, 5, 3), Waypoint(Vector3.one, 6, 0) }, PathShape.Polyline, Wrap.Clamp, false);
+            Ref.Send(npc, "Awake");
+            Assert.True(npc.Path == null, "not built");
+            Assert.True(Debug.Messages.Exists(m => m.StartsWith("error") && m.Contains("strictly increase")), "explains why");
+        }
+
+        [Test]
+        public static void BezierTrajectoryFillsTheLineAndFollowsItsControls()
+        {
+            var go = new GameObject("ball");
+            var line = go.AddComponent<LineRenderer>();
+            var traj = go.AddComponent<BezierTrajectory>();
+            var controls = new[]
+            {
+                Ref.Point("c0", new Vector3(0, 1, 0)), Ref.Point("c1", new Vector3(1, 2, 0)), Ref.Point("c2", new Vector3(2, 0, 0)),
+                Ref.Point("c3", new Vector3(3, 1.5f, 0)), Ref.Point("c4", new Vector3(4, 0, 0)),
+            };
+            Ref.Set(traj, "_controlPoints", controls);
+            Ref.Set(traj, "_samples", 17);
+            Ref.Send(traj, "OnEnable");
+            Ref.Send(traj, "Update");
+            Assert.Equal(17, line.positionCount, "sample count");
+            var c = new Vector3[5];
+            for (int i = 0; i < 5; i++) c[i] = controls[i].position;
+            for (int i = 0; i < 17; i++) Assert.Near(Ref.Bezier(c, i / 16.0), line.GetPosition(i), 1e-4, "degree-4 curve, sample " + i);
+            // Two quadratic pieces (seed 002's bounce).
+            Ref.Set(traj, "_pieceDegrees", new[] { 2, 2 });
+            Ref.Send(traj, "Update");
+            Assert.Near(c[2], line.GetPosition(8), 1e-4, "the bounce point is the middle sample (parameter spacing)");
+            controls[4].position = new Vector3(5, 0, 0);
+            Ref.Send(traj, "Update");
+            Assert.Near(new Vector3(5, 0, 0), line.GetPosition(16), 1e-4, "follows a moved control point");
+            // Code-driven: a ballistic chain.
+            var pts = new Vector3[Ballistic.ControlCount(1)];
+            int n = Ballistic.Trajectory(new Vector3(0, 1, 0), new Vector3(2, 3, 0), 9.81f, 0f, 0.6f, 1, pts);
+            var degrees = new uint[2];
+            Ballistic.FillDegrees(degrees, 1);
+            traj.SetControlPoints(pts, n, degrees);
+            Assert.Near(pts[n - 1], line.GetPosition(16), 1e-4, "ends where the ball lands the second time");
+            // A broken setup warns once instead of throwing every frame.
+            Ref.Set(traj, "_pieceDegrees", new[] { 3, 3 });
+            traj.SetControlPoints(pts, n, new uint[] { 3, 3 });
+            traj.Refresh(true);
+            Assert.Equal(1, Debug.Messages.FindAll(m => m.StartsWith("warning")).Count, "warned once");
+            Ref.Set(traj, "_pieceDegrees", new[] { 2, 2 });
+            traj.UseTransforms();
+            Assert.Near(new Vector3(5, 0, 0), line.GetPosition(16), 1e-4, "back to the transforms");
+        }
+
+        internal static CrowdManager Manager()
+        {
+            var m = new GameObject("crowd").AddComponent<CrowdManager>();
+            Ref.Send(m, "Awake");
+            Ref.Send(m, "OnEnable");
+            return m;
+        }
+
+        internal static ObstacleAvoidance Agent(CrowdManager manager, Vector3 at, Vector3 target, bool debugLine)
+        {
+            var go = new GameObject("agent");
+            go.transform.position = at;
+            go.transform.rotation = Quaternion.LookRotation(Vector3.forward);
+            var agent = go.AddComponent<ObstacleAvoidance>();
+            agent.Target = Ref.Point("target", target);
+            agent.Configure(2f, 360f, 2f, 4f, 120f, 0.4f, 0.3f);
+            if (debugLine)
+            {
+                Ref.Set(agent, "_debugLine", go.AddComponent<LineRenderer>());
+                agent.DrawDebugLine = true;
+            }
+            agent.SetManager(manager);
+            Ref.Send(agent, "OnEnable");
+            Ref.Send(agent, "Start");
+            return agent;
+        }
+
+        [Test]
+        public static void CrowdManagerStepsAgentsAroundColliderObstacles()
+        {
+            var manager = Manager();
+            var rockGo = new GameObject("rock");
+            var sphere = rockGo.AddComponent<SphereCollider>();
+            sphere.radius = 0.75f;
+            rockGo.transform.localScale = new Vector3(2, 2, 2);
+            var rock = rockGo.AddComponent<CrowdObstacle>();
+            rock.SetManager(manager);
+            var wallGo = new GameObject("wall");
+            wallGo.transform.position = new Vector3(6, 0, 0);
+            wallGo.AddComponent<BoxCollider>().size = new Vector3(1, 2, 6);
+            wallGo.AddComponent<CrowdObstacle>().SetManager(manager);
+            var pillarGo = new GameObject("pillar");
+            pillarGo.transform.position = new Vector3(-6, 0, 0);
+            pillarGo.AddComponent<CapsuleCollider>().direction = 2;
+            pillarGo.AddComponent<CrowdObstacle>().SetManager(manager);
+            Assert.Equal(1, rock.ShapeCount, "sphere = one circle");
+            Assert.Equal(3, pillarGo.GetComponent<CrowdObstacle>().ShapeCount, "lying capsule = box + two circles");
+
+            var agent = Agent(manager, new Vector3(0, 0.5f, -8), new Vector3(0.2f, 0, 8), true);
+            Assert.Equal(1, manager.AgentCount, "registered");
+            Assert.True(agent.IsRegistered, "agent knows");
+            bool hitSeen = false;
+            Time.deltaTime = 0.05f;
+            for (int i = 0; i < 600 && agent.State != AgentState.Arrived; i++)
+            {
+                Ref.Send(manager, "Update");
+                Vector3 p = agent.transform.position;
+                Assert.Near(0.5, p.y, 1e-6, "keeps its height");
+                Assert.True(new Vector3(p.x, 0, p.z).magnitude >= 1.5f + 0.4f - 0.05f, "frame " + i + ": inside the rock at " + p);
+                if (agent.LastHit == HitKind.Obstacle)
+                {
+                    hitSeen = true;
+                    var line = agent.GetComponent<LineRenderer>();
+                    Assert.True(line.enabled, "debug line on while avoiding");
+                    Assert.Near(agent.HitPoint, line.GetPosition(1), 1e-6, "line ends at the hit point");
+                }
+            }
+            Assert.True(hitSeen, "the rock was seen");
+            Assert.Equal(AgentState.Arrived, agent.State, "arrived");
+            Assert.True(Debug.RaysDrawn > 0, "the seed's Debug.DrawRay of the repel direction");
+            // Transform rotation is the crowd's yaw.
+            Assert.Near(1.0, agent.transform.forward.magnitude, 1e-4, "unit forward");
+            Assert.Near(0.0, agent.transform.forward.y, 1e-5, "yaw only");
+
+            // A moving target is followed.
+            agent.Target.position = new Vector3(3, 0, 4);
+            for (int i = 0; i < 400 && Vector3.Distance(agent.transform.position, new Vector3(3, 0.5f, 4)) > 0.4f; i++) Ref.Send(manager, "Update");
+            Assert.True(Vector3.Distance(agent.transform.position, new Vector3(3, 0.5f, 4)) <= 0.4f, "walked to the moved target");
+
+            // A hitch longer than the library's longest step is clamped, not an exception.
+            manager.Step(30f);
+
+            Ref.Send(agent, "OnDisable");
+            Assert.Equal(0, manager.AgentCount, "unregistered");
+            Ref.Send(manager, "OnDestroy");
+        }
+
+        [Test]
+        public static void FullCrowdManagerRefusesWithAnError()
+        {
+            var manager = new GameObject("small").AddComponent<CrowdManager>();
+            manager.Capacity = 2;
+            Ref.Send(manager, "Awake");
+            var a = Agent(manager, new Vector3(0, 0, 0), new Vector3(0, 0, 5), false);
+            var b = Agent(manager, new Vector3(2, 0, 0), new Vector3(2, 0, 5), false);
+            var c = Agent(manager, new Vector3(4, 0, 0), new Vector3(4, 0, 5), false);
+            Assert.True(a.IsRegistered && b.IsRegistered && !c.IsRegistered, "third agent refused");
+            Assert.True(Debug.Messages.Exists(m => m.StartsWith("error") && m.Contains("full")), "explains why");
+            Assert.Throws<InvalidOperationException>(() => manager.Capacity = 5, "capacity fixed once the crowd exists");
+            Ref.Send(manager, "OnDestroy");
+        }
+
+        [Test]
+        public static void GizmosDrawForEveryComponent()
+        {
+            var bean = Bean(PathEnd.Stop, 1f);
+            Ref.Send(bean, "OnDrawGizmos");
+            int afterBean = Gizmos.LinesDrawn;
+            Assert.True(afterBean >= 63, "bean curve drawn");
+            // Edit mode (no Awake yet): the curve comes from the checkpoints.
+            var editBean = new GameObject("edit").AddComponent<BeanFollower>();
+            Ref.Set(editBean, "_checkpoints", new[] { Ref.Point("a", new Vector3(3, 0, 3), Vector3.forward) });
+            Ref.Send(editBean, "OnDrawGizmos");
+            Assert.True(Gizmos.LinesDrawn > afterBean + 60, "edit-mode curve drawn");
+
+            var npc = new GameObject("npc").AddComponent<ScheduleFollower>();
+            npc.SetSchedule(new[] { Waypoint(Vector3.zero, 0, 1), Waypoint(Vector3.one, 5, 0) }, PathShape.CatmullRom, Wrap.Loop, true);
+            Ref.Send(npc, "OnDrawGizmos");
+            Ref.Send(npc, "Awake");
+            int before = Gizmos.LinesDrawn;
+            Ref.Send(npc, "OnDrawGizmos");
+            Assert.True(Gizmos.LinesDrawn - before >= 63 && Gizmos.SpheresDrawn >= 4, "schedule drawn");
+
+            var manager = Manager();
+            var agent = Agent(manager, Vector3.zero, new Vector3(0, 0, 5), false);
+            before = Gizmos.LinesDrawn;
+            Ref.Send(agent, "OnDrawGizmos");
+            Assert.True(Gizmos.LinesDrawn - before >= 13, "FOV cone drawn");
+            Ref.Send(manager, "OnDestroy");
+        }
+    }
+}

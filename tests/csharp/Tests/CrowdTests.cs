@@ -1,0 +1,175 @@
+using System;
+using UnityEngine;
+using Wayfarer.Crowd;
+using Wayfarer.Native;
+
+namespace Wayfarer.Tests
+{
+    public static class CrowdTests
+    {
+        [Test]
+        public static void YawConventionIsUnitys()
+        {
+            Assert.Near(0.0, CrowdSimulation.YawOf(Vector3.forward), 1e-6, "+Z = 0");
+            Assert.Near(Math.PI / 2, CrowdSimulation.YawOf(Vector3.right), 1e-6, "+X = +90°");
+            Assert.Near(Vector3.right, CrowdSimulation.ForwardOf((float)(Math.PI / 2)), 1e-6, "inverse");
+            // Same as Unity's Y rotation.
+            Assert.Near(Quaternion.Euler(0, 90, 0) * Vector3.forward, CrowdSimulation.ForwardOf((float)(Math.PI / 2)), 1e-5, "Quaternion.Euler");
+        }
+
+        [Test]
+        public static void LoneAgentWalksStraightAtSpeedAndArrives()
+        {
+            using (var crowd = new CrowdSimulation(4))
+            {
+                uint id = crowd.AddAgent(new Vector3(0, 0, 0), (float)(Math.PI / 2), 2f, 0.5f);
+                crowd.SetTarget(id, new Vector3(10, 0, 0), 0.25f);
+                var ids = new[] { id };
+                var pos = new Vector3[1];
+                var yaw = new float[1];
+                var st = new AgentState[1];
+                crowd.Step(0.5f);
+                crowd.ReadAgents(ids, 1, pos, yaw, st);
+                Assert.Near(new Vector3(1, 0, 0), pos[0], 1e-3, "speed × dt along its heading");
+                Assert.Near(Math.PI / 2, yaw[0], 1e-4, "still facing the target");
+                Assert.Equal(AgentState.Moving, st[0], "moving");
+                for (int i = 0; i < 20; i++) crowd.Step(0.5f);
+                crowd.ReadAgents(ids, 1, pos, yaw, st);
+                Assert.Equal(AgentState.Arrived, st[0], "arrived");
+                Assert.True(Vector3.Distance(pos[0], new Vector3(10, 0, 0)) <= 0.25f + 1e-3, "within the arrival radius: " + pos[0]);
+                Assert.Equal(1, crowd.AgentCount, "count");
+            }
+        }
+
+        [Test]
+        public static void DefaultsApplyToNewAgents()
+        {
+            using (var crowd = new CrowdSimulation(2))
+            {
+                crowd.SetDefaults((float)(Math.PI / 4), 3f, 0.5f, 1f, 0.25f);
+                uint id = crowd.AddAgent(Vector3.zero, 0f, 1f, 0.5f);
+                crowd.SetTarget(id, new Vector3(10, 0, 0), 0.25f);
+                crowd.Step(0.1f);
+                var yaw = new float[1];
+                crowd.ReadAgents(new[] { id }, 1, null, yaw, null);
+                Assert.True(yaw[0] > 0 && yaw[0] <= Math.PI / 4 * 0.1 + 1e-4, "default turn rate applies: " + yaw[0]);
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.SetDefaults(-1f, 3f, 0.5f, 1f, 0.25f), "turn rate must be > 0");
+            }
+        }
+
+        [Test]
+        public static void TurnRateIsLimited()
+        {
+            using (var crowd = new CrowdSimulation(1))
+            {
+                uint id = crowd.AddAgent(Vector3.zero, 0f, 1f, 0.5f);
+                crowd.SetTarget(id, new Vector3(-10, 0, -10), 0.1f);
+                crowd.SetSteering(id, (float)(Math.PI / 2), 3f, 1f, 1f);
+                crowd.Step(0.1f);
+                var yaw = new float[1];
+                crowd.ReadAgents(new[] { id }, 1, null, yaw, null);
+                Assert.True(Math.Abs(yaw[0]) <= Math.PI / 2 * 0.1 + 1e-4, "turned at most rate × dt: " + yaw[0]);
+                Assert.True(Math.Abs(yaw[0]) > 1e-4, "but turned");
+            }
+        }
+
+        [Test]
+        public static void AgentSteersAroundAnObstacleWithoutEnteringIt()
+        {
+            using (var crowd = new CrowdSimulation(1))
+            {
+                uint id = crowd.AddAgent(new Vector3(0, 0, -8), 0f, 2f, 0.4f);
+                crowd.SetTarget(id, new Vector3(0.3f, 0, 8), 0.3f);
+                crowd.SetSteering(id, (float)Math.PI * 2, 4f, 1.2f, 2f);
+                uint rock = crowd.AddCircle(Vector3.zero, 1.5f);
+                var ids = new[] { id };
+                var pos = new Vector3[1];
+                var st = new AgentState[1];
+                var kinds = new HitKind[1];
+                var hitIds = new uint[1];
+                bool sawIt = false;
+                for (int i = 0; i < 400 && st[0] != AgentState.Arrived; i++)
+                {
+                    crowd.Step(0.05f);
+                    crowd.ReadAgents(ids, 1, pos, null, st);
+                    crowd.ReadHits(ids, 1, kinds, hitIds, null, null);
+                    Vector3 flat = new Vector3(pos[0].x, 0, pos[0].z);
+                    Assert.True(flat.magnitude >= 1.5f + 0.4f - 0.05f, "step " + i + ": inside the rock at " + pos[0]);
+                    if (kinds[0] == HitKind.Obstacle)
+                    {
+                        sawIt = true;
+                        Assert.Equal(rock, hitIds[0], "hit id is the rock");
+                    }
+                }
+                Assert.True(sawIt, "the FOV cone saw the rock");
+                Assert.Equal(AgentState.Arrived, st[0], "arrived behind it");
+            }
+        }
+
+        [Test]
+        public static void AgentsDoNotOverlap()
+        {
+            using (var crowd = new CrowdSimulation(16))
+            {
+                var ids = new uint[8];
+                for (int i = 0; i < 4; i++)
+                {
+                    // Two lines walking through each other.
+                    ids[i] = crowd.AddAgent(new Vector3(i * 1.5f, 0, -6), 0f, 1.5f, 0.4f);
+                    crowd.SetTarget(ids[i], new Vector3(i * 1.5f, 0, 6), 0.3f);
+                    ids[4 + i] = crowd.AddAgent(new Vector3(i * 1.5f + 0.2f, 0, 6), (float)Math.PI, 1.5f, 0.4f);
+                    crowd.SetTarget(ids[4 + i], new Vector3(i * 1.5f + 0.2f, 0, -6), 0.3f);
+                }
+                var pos = new Vector3[8];
+                for (int s = 0; s < 300; s++)
+                {
+                    crowd.Step(0.05f, 2);
+                    crowd.ReadAgents(ids, 8, pos, null, null);
+                    for (int a = 0; a < 8; a++)
+                        for (int b = a + 1; b < 8; b++)
+                        {
+                            float d = Vector3.Distance(new Vector3(pos[a].x, 0, pos[a].z), new Vector3(pos[b].x, 0, pos[b].z));
+                            Assert.True(d >= 0.8f - 0.1f, "step " + s + ": agents " + a + " and " + b + " overlap (" + d + ")");
+                        }
+                }
+            }
+        }
+
+        [Test]
+        public static void RemovedIdsAndBadValuesAreRejected()
+        {
+            using (var crowd = new CrowdSimulation(2))
+            {
+                uint id = crowd.AddAgent(Vector3.zero, 0f, 1f, 0.5f);
+                uint box = crowd.AddBox(new Vector3(2, 0, 2), new Vector3(3, 1, 3));
+                crowd.AddOrientedBox(new Vector3(-3, 0, 0), 1f, 0.5f, 0.3f);
+                crowd.AddWall(new Vector3(0, 0, 5), new Vector3(4, 0, 5));
+                crowd.SetWaypoints(id, new[] { new Vector3(1, 0, 1), new Vector3(2, 0, 4) });
+                crowd.SetRouteMode(id, RouteMode.Waypoints);
+                crowd.SetPriority(id, 1f, 1u, 0xffffffffu);
+                crowd.SetSpeed(id, 2f, 0.3f);
+                crowd.SetPositions(new[] { id }, 1, new[] { new Vector3(0.5f, 0, 0) }, new[] { 0.5f });
+                crowd.RemoveObstacle(box);
+                Assert.Fails(WfStatus.OutOfRange, () => crowd.RemoveObstacle(box), "obstacle removed twice");
+                crowd.RemoveAgent(id);
+                Assert.Fails(WfStatus.OutOfRange, () => crowd.SetTarget(id, Vector3.one, 0.5f), "removed agent");
+                Assert.Fails(WfStatus.OutOfRange, () => crowd.ReadAgents(new[] { id }, 1, new Vector3[1], null, null), "read removed");
+                Assert.Equal(0, crowd.AgentCount, "none left");
+                Assert.Fails(WfStatus.NonFinite, () => crowd.AddAgent(new Vector3(float.NaN, 0, 0), 0f, 1f, 0.5f), "NaN position");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.SetRouteMode(crowd.AddAgent(Vector3.zero, 0, 1, 0.5f), (RouteMode)9), "bad route mode");
+                Assert.Fails(WfStatus.NonFinite, () => crowd.Step(float.NaN), "NaN dt");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.Step(0f), "dt must be > 0");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.Step(CrowdSimulation.MaxStep * 1.5f), "dt too long");
+                crowd.Step(CrowdSimulation.MaxStep);
+                Assert.Equal(2, crowd.Capacity, "capacity");
+                crowd.AddAgent(Vector3.one, 0, 1, 0.5f);
+                Assert.Fails(WfStatus.InvalidCount, () => crowd.AddAgent(Vector3.one * 3, 0, 1, 0.5f), "full crowd");
+                Assert.Throws<ArgumentOutOfRangeException>(() => crowd.ReadAgents(new uint[1], 2, null, null, null), "count beyond the id array");
+            }
+            var c = new CrowdSimulation(1);
+            c.Dispose();
+            c.Dispose();
+            Assert.Throws<ObjectDisposedException>(() => c.Step(0.1f), "use after dispose");
+        }
+    }
+}

@@ -1,0 +1,4 @@
+using System.Runtime.CompilerServices;
+
+[assembly: InternalsVisibleTo("Wayfarer.Tests")]
+[assembly: InternalsVisibleTo("Wayfarer.Bench")]

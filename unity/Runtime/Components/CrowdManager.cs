@@ -1,0 +1,226 @@
+using System.Collections.Generic;
+using UnityEngine;
+using Wayfarer.Crowd;
+
+namespace Wayfarer.Components
+{
+    /// <summary>
+    /// Owns one native crowd and steps every registered <see cref="ObstacleAvoidance"/> agent in a
+    /// single call per frame, then writes positions and yaws back to their transforms (seed 003 at
+    /// crowd scale: no trigger colliders, no per-agent raycasts). Obstacles come from
+    /// <see cref="CrowdObstacle"/> components.
+    /// </summary>
+    [AddComponentMenu("Wayfarer/Crowd Manager")]
+    [DisallowMultipleComponent]
+    [DefaultExecutionOrder(-40)]
+    public sealed class CrowdManager : MonoBehaviour
+    {
+        [SerializeField, Min(1), Tooltip("Most agents this manager holds (the native crowd preallocates them).")]
+        int _capacity = 1024;
+
+        [SerializeField, Range(0, 16), Tooltip("Worker threads for the step (0 or 1 = the main thread only).")]
+        int _threads = 1;
+
+        [SerializeField, Tooltip("Keep each agent's own height (Y); the crowd moves on the XZ plane.")]
+        bool _keepHeight = true;
+
+        CrowdSimulation _crowd;
+        readonly List<ObstacleAvoidance> _agents = new List<ObstacleAvoidance>();
+        readonly List<CrowdObstacle> _obstacles = new List<CrowdObstacle>();
+        uint[] _ids = new uint[0];
+        Vector3[] _positions = new Vector3[0];
+        float[] _yaws = new float[0];
+        AgentState[] _states = new AgentState[0];
+        HitKind[] _kinds = new HitKind[0];
+        uint[] _hitIds = new uint[0];
+        Vector3[] _hitPoints = new Vector3[0];
+        Vector3[] _hitNormals = new Vector3[0];
+
+        /// <summary>The most recently enabled manager (agents without an explicit manager use it).</summary>
+        public static CrowdManager Current { get; private set; }
+
+        /// <summary>The native crowd (created on first use).</summary>
+        public CrowdSimulation Simulation
+        {
+            get
+            {
+                if (_crowd == null)
+                {
+                    _crowd = new CrowdSimulation(_capacity);
+                }
+                return _crowd;
+            }
+        }
+
+        /// <summary>Most agents the manager holds; set it before the first agent registers.</summary>
+        public int Capacity
+        {
+            get { return _capacity; }
+            set
+            {
+                if (_crowd != null)
+                {
+                    throw new System.InvalidOperationException("Capacity is fixed once the crowd exists");
+                }
+                _capacity = Mathf.Max(1, value);
+            }
+        }
+
+        /// <summary>Registered agents.</summary>
+        public int AgentCount
+        {
+            get { return _agents.Count; }
+        }
+
+        /// <summary>Worker threads used by <see cref="Step"/>.</summary>
+        public int Threads
+        {
+            get { return _threads; }
+            set { _threads = Mathf.Max(0, value); }
+        }
+
+        void Awake()
+        {
+            Current = this;
+        }
+
+        void OnEnable()
+        {
+            Current = this;
+        }
+
+        void OnDisable()
+        {
+            if (Current == this)
+            {
+                Current = null;
+            }
+        }
+
+        /// <summary>Adds the agent to the crowd; false when the manager is full.</summary>
+        internal bool Register(ObstacleAvoidance agent)
+        {
+            if (_agents.Contains(agent))
+            {
+                return true;
+            }
+            if (_agents.Count >= _capacity)
+            {
+                Debug.LogError("CrowdManager on " + name + " is full (" + _capacity + " agents): raise its Capacity.", this);
+                return false;
+            }
+            agent.AddTo(Simulation);
+            _agents.Add(agent);
+            int n = _agents.Count;
+            if (_ids.Length < n)
+            {
+                int size = Mathf.Max(n, _ids.Length * 2);
+                _ids = new uint[size];
+                _positions = new Vector3[size];
+                _yaws = new float[size];
+                _states = new AgentState[size];
+                _kinds = new HitKind[size];
+                _hitIds = new uint[size];
+                _hitPoints = new Vector3[size];
+                _hitNormals = new Vector3[size];
+            }
+            for (int i = 0; i < n; i++)
+            {
+                _ids[i] = _agents[i].AgentId;
+            }
+            return true;
+        }
+
+        internal void Unregister(ObstacleAvoidance agent)
+        {
+            int index = _agents.IndexOf(agent);
+            if (index < 0)
+            {
+                return;
+            }
+            if (_crowd != null && !_crowd.IsDisposed)
+            {
+                _crowd.RemoveAgent(agent.AgentId);
+            }
+            int last = _agents.Count - 1;
+            _agents[index] = _agents[last];
+            _ids[index] = _ids[last];
+            _agents.RemoveAt(last);
+        }
+
+        internal void Register(CrowdObstacle obstacle)
+        {
+            if (!_obstacles.Contains(obstacle))
+            {
+                obstacle.AddTo(Simulation);
+                _obstacles.Add(obstacle);
+            }
+        }
+
+        internal void Unregister(CrowdObstacle obstacle)
+        {
+            if (_obstacles.Remove(obstacle) && _crowd != null && !_crowd.IsDisposed)
+            {
+                obstacle.RemoveFrom(_crowd);
+            }
+        }
+
+        void Update()
+        {
+            Step(Time.deltaTime);
+        }
+
+        /// <summary>
+        /// Pushes changed targets/parameters and moved dynamic obstacles, advances every agent by
+        /// <paramref name="dt"/> in one native call, and writes the results to the transforms.
+        /// Allocates nothing.
+        /// </summary>
+        public void Step(float dt)
+        {
+            int n = _agents.Count;
+            if (_crowd == null || n == 0 || !(dt > 0f))
+            {
+                return;
+            }
+            // A debugger pause or a load hitch must not stop the crowd (the library refuses longer steps).
+            dt = Mathf.Min(dt, CrowdSimulation.MaxStep);
+            bool wantHits = false;
+            for (int i = 0; i < n; i++)
+            {
+                _agents[i].PushChanges(_crowd);
+                wantHits |= _agents[i].WantsHits;
+            }
+            for (int i = 0; i < _obstacles.Count; i++)
+            {
+                if (_obstacles[i].Moved())
+                {
+                    _obstacles[i].RemoveFrom(_crowd);
+                    _obstacles[i].AddTo(_crowd);
+                }
+            }
+            _crowd.Step(dt, _threads);
+            _crowd.ReadAgents(_ids, n, _positions, _yaws, _states);
+            if (wantHits)
+            {
+                _crowd.ReadHits(_ids, n, _kinds, _hitIds, _hitPoints, _hitNormals);
+            }
+            for (int i = 0; i < n; i++)
+            {
+                _agents[i].Place(_positions[i], _yaws[i], _states[i], _keepHeight);
+                if (wantHits)
+                {
+                    _agents[i].SetHit(_kinds[i], _hitIds[i], _hitPoints[i], _hitNormals[i]);
+                }
+            }
+        }
+
+        void OnDestroy()
+        {
+            if (_crowd != null)
+            {
+                _crowd.Dispose();
+                _crowd = null;
+            }
+        }
+    }
+}

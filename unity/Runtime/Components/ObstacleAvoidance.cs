@@ -1,0 +1,292 @@
+using UnityEngine;
+using Wayfarer.Crowd;
+
+namespace Wayfarer.Components
+{
+    /// <summary>
+    /// One agent of a <see cref="CrowdManager"/>, with seed 003's inspector surface: walk toward a
+    /// target at <c>speed</c>, turn at most <c>rotateSpeed</c>, and steer away from what the
+    /// field-of-view cone (distance, angle) sees by its hit normal × <c>repelForce</c> — obstacles and
+    /// other agents alike. The manager moves it; the optional debug line shows agent → hit point.
+    /// </summary>
+    [AddComponentMenu("Wayfarer/Obstacle Avoidance")]
+    [DisallowMultipleComponent]
+    public sealed class ObstacleAvoidance : MonoBehaviour
+    {
+        [SerializeField, Tooltip("Where to walk (may move; the agent follows).")]
+        Transform _target;
+
+        [SerializeField, Min(0f), Tooltip("Walking speed, units per second.")]
+        float _speed = 3f;
+
+        [SerializeField, Min(0f), Tooltip("Maximum turn rate, degrees per second.")]
+        float _rotateSpeed = 180f;
+
+        [SerializeField, Min(0f), Tooltip("How hard a hit normal pushes the heading away (the seed's repelForce).")]
+        float _repelForce = 1.5f;
+
+        [SerializeField, Min(0f), Tooltip("Field-of-view range: obstacles farther than this are ignored.")]
+        float _fovDistance = 4f;
+
+        [SerializeField, Range(1f, 360f), Tooltip("Field-of-view angle in degrees (full cone).")]
+        float _fovAngle = 90f;
+
+        [SerializeField, Min(0.01f), Tooltip("Body radius: the agent never overlaps obstacles or agents by more than this.")]
+        float _radius = 0.5f;
+
+        [SerializeField, Min(0f), Tooltip("Stop within this distance of the target.")]
+        float _arrivalRadius = 0.5f;
+
+        [SerializeField, Tooltip("The manager to join (empty: the most recently enabled CrowdManager).")]
+        CrowdManager _manager;
+
+        [Header("Debug (seed 003's line)")]
+        [SerializeField, Tooltip("Show a line from the agent to what it is avoiding.")]
+        bool _drawDebugLine;
+
+        [SerializeField, Tooltip("The line to draw with (optional).")]
+        LineRenderer _debugLine;
+
+        [SerializeField]
+        Color _colorHit = Color.red;
+
+        [SerializeField, Tooltip("Read the hit every frame so gizmos can show the hit point and normal.")]
+        bool _showHitGizmos = true;
+
+        CrowdManager _registeredWith;
+        bool _paramsDirty = true;
+        bool _targetDirty = true;
+        Vector3 _lastTarget;
+        float _yaw;
+
+        /// <summary>The native agent id (valid while registered).</summary>
+        public uint AgentId { get; private set; }
+
+        /// <summary>True while a manager steps this agent.</summary>
+        public bool IsRegistered
+        {
+            get { return _registeredWith != null; }
+        }
+
+        /// <summary>State after the last step.</summary>
+        public AgentState State { get; private set; }
+
+        /// <summary>What the avoidance ray hit in the last step (filled when the debug line or gizmos want it).</summary>
+        public HitKind LastHit { get; private set; }
+
+        /// <summary>Where the last hit was.</summary>
+        public Vector3 HitPoint { get; private set; }
+
+        /// <summary>Surface normal at the last hit.</summary>
+        public Vector3 HitNormal { get; private set; }
+
+        /// <summary>Id of the obstacle or agent hit last.</summary>
+        public uint HitId { get; private set; }
+
+        /// <summary>Where to walk.</summary>
+        public Transform Target
+        {
+            get { return _target; }
+            set
+            {
+                _target = value;
+                _targetDirty = true;
+            }
+        }
+
+        /// <summary>Walking speed (units/s).</summary>
+        public float Speed
+        {
+            get { return _speed; }
+            set
+            {
+                _speed = Mathf.Max(0f, value);
+                _paramsDirty = true;
+            }
+        }
+
+        /// <summary>Repel force applied along hit normals.</summary>
+        public float RepelForce
+        {
+            get { return _repelForce; }
+            set
+            {
+                _repelForce = Mathf.Max(0f, value);
+                _paramsDirty = true;
+            }
+        }
+
+        /// <summary>Draw the seed's debug line (agent → hit point).</summary>
+        public bool DrawDebugLine
+        {
+            get { return _drawDebugLine; }
+            set { _drawDebugLine = value; }
+        }
+
+        internal bool WantsHits
+        {
+            get { return _drawDebugLine || _showHitGizmos; }
+        }
+
+        /// <summary>Sets every steering parameter at once (angles in degrees, like the inspector).</summary>
+        public void Configure(float speed, float rotateSpeed, float repelForce, float fovDistance, float fovAngle,
+            float radius, float arrivalRadius)
+        {
+            _speed = Mathf.Max(0f, speed);
+            _rotateSpeed = Mathf.Max(0f, rotateSpeed);
+            _repelForce = Mathf.Max(0f, repelForce);
+            _fovDistance = Mathf.Max(0f, fovDistance);
+            _fovAngle = Mathf.Clamp(fovAngle, 1f, 360f);
+            _radius = Mathf.Max(0.01f, radius);
+            _arrivalRadius = Mathf.Max(0f, arrivalRadius);
+            _paramsDirty = true;
+            _targetDirty = true;
+        }
+
+        /// <summary>Joins this manager instead of <see cref="CrowdManager.Current"/>.</summary>
+        public void SetManager(CrowdManager manager)
+        {
+            Unregister();
+            _manager = manager;
+            if (isActiveAndEnabled)
+            {
+                TryRegister();
+            }
+        }
+
+        void OnEnable()
+        {
+            TryRegister();
+        }
+
+        void Start()
+        {
+            TryRegister();
+        }
+
+        void OnDisable()
+        {
+            Unregister();
+            if (_debugLine != null)
+            {
+                _debugLine.enabled = false;
+            }
+        }
+
+        void OnValidate()
+        {
+            _paramsDirty = true;
+            _targetDirty = true;
+        }
+
+        void TryRegister()
+        {
+            CrowdManager manager = _manager != null ? _manager : CrowdManager.Current;
+            if (manager == null || manager == _registeredWith)
+            {
+                return;
+            }
+            Unregister();
+            if (manager.Register(this))
+            {
+                _registeredWith = manager;
+            }
+        }
+
+        void Unregister()
+        {
+            if (_registeredWith != null)
+            {
+                _registeredWith.Unregister(this);
+                _registeredWith = null;
+            }
+        }
+
+        /// <summary>Adds the native agent at the transform's pose (called by the manager).</summary>
+        internal void AddTo(CrowdSimulation crowd)
+        {
+            _yaw = CrowdSimulation.YawOf(transform.forward);
+            AgentId = crowd.AddAgent(transform.position, _yaw, _speed, _radius);
+            _paramsDirty = true;
+            _targetDirty = true;
+            PushChanges(crowd);
+        }
+
+        /// <summary>Sends changed parameters and a moved target (a few calls only when something changed).</summary>
+        internal void PushChanges(CrowdSimulation crowd)
+        {
+            if (_paramsDirty)
+            {
+                crowd.SetSpeed(AgentId, _speed, _radius);
+                crowd.SetSteering(AgentId, _rotateSpeed * Mathf.Deg2Rad, _fovDistance, 0.5f * _fovAngle * Mathf.Deg2Rad, _repelForce);
+                _paramsDirty = false;
+            }
+            if (_target != null)
+            {
+                Vector3 t = _target.position;
+                if (_targetDirty || (t - _lastTarget).sqrMagnitude > 1e-8f)
+                {
+                    crowd.SetTarget(AgentId, t, _arrivalRadius);
+                    _lastTarget = t;
+                    _targetDirty = false;
+                }
+            }
+        }
+
+        /// <summary>Writes the stepped pose to the transform (called by the manager).</summary>
+        internal void Place(Vector3 position, float yaw, AgentState state, bool keepHeight)
+        {
+            if (keepHeight)
+            {
+                position.y = transform.position.y;
+            }
+            _yaw = yaw;
+            State = state;
+            transform.SetPositionAndRotation(position, Quaternion.Euler(0f, yaw * Mathf.Rad2Deg, 0f));
+        }
+
+        /// <summary>Stores the last hit and updates the debug line (called by the manager).</summary>
+        internal void SetHit(HitKind kind, uint id, Vector3 point, Vector3 normal)
+        {
+            LastHit = kind;
+            HitId = id;
+            HitPoint = point;
+            HitNormal = normal;
+            if (!_drawDebugLine)
+            {
+                return;
+            }
+            bool hit = kind != HitKind.None;
+            if (_debugLine != null)
+            {
+                _debugLine.enabled = hit;
+                if (hit)
+                {
+                    _debugLine.startColor = _colorHit;
+                    _debugLine.endColor = _colorHit;
+                    _debugLine.positionCount = 2;
+                    _debugLine.SetPosition(0, transform.position);
+                    _debugLine.SetPosition(1, point);
+                }
+            }
+            if (hit)
+            {
+                Debug.DrawRay(point, normal * _repelForce, _colorHit);
+            }
+        }
+
+        void OnDrawGizmos()
+        {
+            float yaw = IsRegistered ? _yaw : CrowdSimulation.YawOf(transform.forward);
+            Gizmos.color = LastHit == HitKind.None ? Color.green : _colorHit;
+            GizmoDraw.FovCone(transform.position, yaw, 0.5f * _fovAngle * Mathf.Deg2Rad, _fovDistance, 12);
+            Gizmos.DrawWireSphere(transform.position, _radius);
+            if (LastHit != HitKind.None)
+            {
+                Gizmos.color = _colorHit;
+                Gizmos.DrawLine(transform.position, HitPoint);
+                Gizmos.DrawRay(HitPoint, HitNormal * Mathf.Max(0.5f, _repelForce));
+            }
+        }
+    }
+}

@@ -1,0 +1,239 @@
+using System;
+using UnityEngine;
+using Wayfarer.Native;
+
+namespace Wayfarer.Crowd
+{
+    /// <summary>
+    /// A crowd of agents walking to targets on the XZ plane (Y up) around obstacles and each other
+    /// (<c>WfCrowd</c>): seed 003's FOV cone + hit normal × repel force + limited turn rate, for every
+    /// agent in one <see cref="Step"/>. Yaw is Unity's Y rotation in radians: forward = (sin yaw, 0, cos yaw).
+    /// </summary>
+    public sealed class CrowdSimulation : IDisposable
+    {
+        readonly NativeHandle handle;
+
+        /// <summary>The longest step <see cref="Step"/> accepts, in seconds (longer ones are refused;
+        /// steps over 0.1 s are split into sub-steps natively).</summary>
+        public const float MaxStep = 6.4f;
+
+        /// <summary>
+        /// A crowd for up to <paramref name="agentCapacity"/> agents (a hard limit: adding more fails
+        /// with <c>InvalidCount</c>) and as many obstacles (at least 1024). Everything a step needs
+        /// is allocated here, so stepping allocates nothing.
+        /// </summary>
+        public unsafe CrowdSimulation(int agentCapacity)
+        {
+            if (agentCapacity < 0)
+            {
+                throw new ArgumentOutOfRangeException("agentCapacity");
+            }
+            IntPtr raw;
+            Wf.Check(NativeMethods.wf_crowd_new(Wf.Size(agentCapacity), &raw), "wf_crowd_new");
+            handle = new NativeHandle(raw, FreeCrowd, "CrowdSimulation");
+            Capacity = agentCapacity;
+        }
+
+        /// <summary>The most agents this crowd holds.</summary>
+        public int Capacity { get; private set; }
+
+        static void FreeCrowd(IntPtr p)
+        {
+            NativeMethods.wf_crowd_free(p);
+        }
+
+        /// <summary>True once disposed.</summary>
+        public bool IsDisposed
+        {
+            get { return handle.IsClosed; }
+        }
+
+        /// <summary>Unity's yaw (radians) of a direction on the XZ plane.</summary>
+        public static float YawOf(Vector3 forward)
+        {
+            return (float)Math.Atan2(forward.x, forward.z);
+        }
+
+        /// <summary>The unit XZ direction of a yaw (radians).</summary>
+        public static Vector3 ForwardOf(float yaw)
+        {
+            return new Vector3((float)Math.Sin(yaw), 0f, (float)Math.Cos(yaw));
+        }
+
+        /// <summary>Steering given to agents added from now on: turn rate (rad/s), FOV range and half
+        /// angle (radians), repel force, arrival radius. Library defaults: 2π, 4, 100°, 1.5, 0.25.</summary>
+        public void SetDefaults(float maxTurnRate, float fovRange, float fovHalfAngle, float repelForce, float arrivalRadius)
+        {
+            Wf.Check(NativeMethods.wf_crowd_set_defaults(handle.Ptr, maxTurnRate, fovRange, fovHalfAngle, repelForce,
+                arrivalRadius), "wf_crowd_set_defaults");
+        }
+
+        /// <summary>Adds an agent; returns its id (stable until removed). A full crowd throws
+        /// <see cref="WayfarerException"/> with <c>InvalidCount</c>.</summary>
+        public unsafe uint AddAgent(Vector3 position, float yaw, float speed, float radius)
+        {
+            uint id;
+            Wf.Check(NativeMethods.wf_crowd_add_agent(handle.Ptr, (float*)&position, yaw, speed, radius, &id), "wf_crowd_add_agent");
+            return id;
+        }
+
+        /// <summary>Removes an agent; its id names nothing afterwards.</summary>
+        public void RemoveAgent(uint id)
+        {
+            Wf.Check(NativeMethods.wf_crowd_remove_agent(handle.Ptr, id), "wf_crowd_remove_agent");
+        }
+
+        /// <summary>Where the agent walks to; it stops within <paramref name="arrivalRadius"/>.</summary>
+        public unsafe void SetTarget(uint id, Vector3 target, float arrivalRadius)
+        {
+            Wf.Check(NativeMethods.wf_crowd_set_target(handle.Ptr, id, (float*)&target, arrivalRadius), "wf_crowd_set_target");
+        }
+
+        /// <summary>Seed 003's steering: turn rate (rad/s), FOV range and half angle (radians), repel force.</summary>
+        public void SetSteering(uint id, float maxTurnRate, float fovRange, float fovHalfAngle, float repelForce)
+        {
+            Wf.Check(NativeMethods.wf_crowd_set_steering(handle.Ptr, id, maxTurnRate, fovRange, fovHalfAngle, repelForce),
+                "wf_crowd_set_steering");
+        }
+
+        /// <summary>Who gives way (higher priority keeps its line), its layer bit and the layers it avoids.</summary>
+        public void SetPriority(uint id, float priority, uint layer, uint mask)
+        {
+            Wf.Check(NativeMethods.wf_crowd_set_priority(handle.Ptr, id, priority, layer, mask), "wf_crowd_set_priority");
+        }
+
+        /// <summary>Walking speed (units/s) and body radius.</summary>
+        public void SetSpeed(uint id, float speed, float radius)
+        {
+            Wf.Check(NativeMethods.wf_crowd_set_speed(handle.Ptr, id, speed, radius), "wf_crowd_set_speed");
+        }
+
+        /// <summary>Corners to walk through (used with <see cref="RouteMode.Waypoints"/>).</summary>
+        public unsafe void SetWaypoints(uint id, Vector3[] corners)
+        {
+            fixed (Vector3* c = corners)
+            {
+                Wf.Check(NativeMethods.wf_crowd_set_waypoints(handle.Ptr, id, (float*)c, Wf.Size(Wf.Len(corners))),
+                    "wf_crowd_set_waypoints");
+            }
+        }
+
+        /// <summary>How the agent chooses its heading.</summary>
+        public void SetRouteMode(uint id, RouteMode mode)
+        {
+            Wf.Check(NativeMethods.wf_crowd_set_route_mode(handle.Ptr, id, (uint)mode), "wf_crowd_set_route_mode");
+        }
+
+        /// <summary>Teleports the first <paramref name="count"/> agents of <paramref name="ids"/>;
+        /// <paramref name="yaws"/> may be null (keep headings).</summary>
+        public unsafe void SetPositions(uint[] ids, int count, Vector3[] positions, float[] yaws)
+        {
+            Wf.Fits(ids, count, "count");
+            fixed (uint* i = ids)
+            fixed (Vector3* p = positions)
+            fixed (float* y = yaws)
+            {
+                Wf.Check(NativeMethods.wf_crowd_set_positions(handle.Ptr, i, Wf.Size(count), (float*)p,
+                    Wf.Size(Wf.Len(positions)), y, Wf.Size(Wf.Len(yaws))), "wf_crowd_set_positions");
+            }
+        }
+
+        /// <summary>A round obstacle (a sphere or upright capsule seen from above).</summary>
+        public unsafe uint AddCircle(Vector3 center, float radius)
+        {
+            uint id;
+            Wf.Check(NativeMethods.wf_crowd_add_circle(handle.Ptr, (float*)&center, radius, &id), "wf_crowd_add_circle");
+            return id;
+        }
+
+        /// <summary>An axis-aligned box obstacle (only X and Z matter).</summary>
+        public unsafe uint AddBox(Vector3 min, Vector3 max)
+        {
+            uint id;
+            Wf.Check(NativeMethods.wf_crowd_add_box(handle.Ptr, (float*)&min, (float*)&max, &id), "wf_crowd_add_box");
+            return id;
+        }
+
+        /// <summary>A box obstacle turned by <paramref name="yaw"/> radians, with half extents on its own X and Z.</summary>
+        public unsafe uint AddOrientedBox(Vector3 center, float halfX, float halfZ, float yaw)
+        {
+            uint id;
+            Wf.Check(NativeMethods.wf_crowd_add_oriented_box(handle.Ptr, (float*)&center, halfX, halfZ, yaw, &id),
+                "wf_crowd_add_oriented_box");
+            return id;
+        }
+
+        /// <summary>A thin wall from <paramref name="a"/> to <paramref name="b"/>.</summary>
+        public unsafe uint AddWall(Vector3 a, Vector3 b)
+        {
+            uint id;
+            Wf.Check(NativeMethods.wf_crowd_add_wall(handle.Ptr, (float*)&a, (float*)&b, &id), "wf_crowd_add_wall");
+            return id;
+        }
+
+        /// <summary>Removes an obstacle.</summary>
+        public void RemoveObstacle(uint id)
+        {
+            Wf.Check(NativeMethods.wf_crowd_remove_obstacle(handle.Ptr, id), "wf_crowd_remove_obstacle");
+        }
+
+        /// <summary>Advances every agent by <paramref name="dt"/> seconds (0 &lt; dt ≤ <see cref="MaxStep"/>)
+        /// in one native call; <paramref name="threads"/> 0 or 1 = the calling thread only (results are
+        /// identical for any thread count).</summary>
+        public void Step(float dt, int threads = 1)
+        {
+            Wf.Check(NativeMethods.wf_crowd_step(handle.Ptr, dt, (uint)Math.Max(threads, 0)), "wf_crowd_step");
+            GC.KeepAlive(handle);
+        }
+
+        /// <summary>Number of live agents.</summary>
+        public unsafe int AgentCount
+        {
+            get
+            {
+                UIntPtr n;
+                Wf.Check(NativeMethods.wf_crowd_agent_count(handle.Ptr, &n), "wf_crowd_agent_count");
+                return (int)(uint)n;
+            }
+        }
+
+        /// <summary>Positions, yaws and states of the first <paramref name="count"/> ids; any output may be null.</summary>
+        public unsafe void ReadAgents(uint[] ids, int count, Vector3[] positions, float[] yaws, AgentState[] states)
+        {
+            Wf.Fits(ids, count, "count");
+            fixed (uint* i = ids)
+            fixed (Vector3* p = positions)
+            fixed (float* y = yaws)
+            fixed (AgentState* s = states)
+            {
+                Wf.Check(NativeMethods.wf_crowd_read_agents(handle.Ptr, i, Wf.Size(count), (float*)p, Wf.Size(Wf.Len(positions)),
+                    y, Wf.Size(Wf.Len(yaws)), (uint*)s, Wf.Size(Wf.Len(states))), "wf_crowd_read_agents");
+            }
+            GC.KeepAlive(handle);
+        }
+
+        /// <summary>What each agent's avoidance ray hit in the last step: kind, id of the thing hit,
+        /// hit point and surface normal. Any output may be null.</summary>
+        public unsafe void ReadHits(uint[] ids, int count, HitKind[] kinds, uint[] hitIds, Vector3[] points, Vector3[] normals)
+        {
+            Wf.Fits(ids, count, "count");
+            fixed (uint* i = ids)
+            fixed (HitKind* k = kinds)
+            fixed (uint* h = hitIds)
+            fixed (Vector3* p = points)
+            fixed (Vector3* n = normals)
+            {
+                Wf.Check(NativeMethods.wf_crowd_read_hits(handle.Ptr, i, Wf.Size(count), (uint*)k, Wf.Size(Wf.Len(kinds)),
+                    h, Wf.Size(Wf.Len(hitIds)), (float*)p, Wf.Size(Wf.Len(points)), (float*)n, Wf.Size(Wf.Len(normals))),
+                    "wf_crowd_read_hits");
+            }
+            GC.KeepAlive(handle);
+        }
+
+        /// <summary>Frees the native crowd. Safe to call twice.</summary>
+        public void Dispose()
+        {
+            handle.Dispose();
+        }
+    }
+}

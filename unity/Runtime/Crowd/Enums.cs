@@ -1,0 +1,37 @@
+namespace Wayfarer.Crowd
+{
+    /// <summary>An agent's state after a step (WF_AGENT_*).</summary>
+    public enum AgentState : uint
+    {
+        /// <summary>Walking toward its target.</summary>
+        Moving = 0,
+        /// <summary>Within its arrival radius of the target (stopped).</summary>
+        Arrived = 1,
+        /// <summary>Could not make progress this step (boxed in).</summary>
+        Blocked = 2,
+        /// <summary>Its state became non-finite and was frozen (report it).</summary>
+        Invalid = 3,
+    }
+
+    /// <summary>How an agent chooses where to head (WF_ROUTE_*).</summary>
+    public enum RouteMode : uint
+    {
+        /// <summary>Straight at the target, steering around what the FOV cone sees (the seed).</summary>
+        Direct = 0,
+        /// <summary>Through the corners given with <see cref="CrowdSimulation.SetWaypoints"/>, then the target.</summary>
+        Waypoints = 1,
+        /// <summary>A route planned around the crowd's obstacles.</summary>
+        Planned = 2,
+    }
+
+    /// <summary>What an agent's avoidance ray hit in the last step (WF_HIT_*).</summary>
+    public enum HitKind : uint
+    {
+        /// <summary>Nothing in the FOV cone.</summary>
+        None = 0,
+        /// <summary>An obstacle (circle, box, wall).</summary>
+        Obstacle = 1,
+        /// <summary>Another agent.</summary>
+        Agent = 2,
+    }
+}
