@@ -27,7 +27,12 @@ pub const CONVERGED: f32 = 2e-3;
 /// Most serial sweeps over the touching agents per sub-step.
 pub const GAUSS_SEIDEL_SWEEPS: usize = 24;
 /// Fewest agents per thread worth a thread of their own.
+#[cfg(not(fuzzing))]
 const MIN_AGENTS_PER_THREAD: usize = 256;
+/// Fuzz builds (`cargo fuzz` sets `cfg(fuzzing)`) split even tiny crowds across threads, so
+/// the thread-differential fuzz target exercises the multi-threaded step with small inputs.
+#[cfg(fuzzing)]
+const MIN_AGENTS_PER_THREAD: usize = 2;
 
 /// An agent's id: stable while it lives, invalid once removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
