@@ -8,8 +8,8 @@
 use glam::Vec3;
 
 use super::boundary::{
-    finite, guard, handle_free, handle_mut, handle_new, handle_ref, one_out, opt_points_out,
-    opt_slice_out, point_in, points_in, slice_in, write_opt, FfiResult, WfStatus,
+    finite, guard, handle_free, handle_mut, handle_new, handle_ref, in_domain, one_out,
+    opt_points_out, opt_slice_out, point_in, points_in, slice_in, write_opt, FfiResult, WfStatus,
 };
 use crate::crowd::{AgentId, Crowd, CrowdError, Obstacle, ObstacleId, RouteMode};
 
@@ -215,10 +215,10 @@ pub unsafe extern "C" fn wf_crowd_set_steering(
         let c = unsafe { handle_mut(crowd)? };
         c.crowd.set_steering(
             AgentId(id),
-            max_turn_rate,
-            fov_range,
-            fov_half_angle,
-            repel_force,
+            finite(max_turn_rate)?,
+            finite(fov_range)?,
+            finite(fov_half_angle)?,
+            finite(repel_force)?,
         )?;
         Ok(())
     })
@@ -260,7 +260,8 @@ pub unsafe extern "C" fn wf_crowd_set_speed(
     guard(|| {
         // SAFETY: forwarded contract.
         let c = unsafe { handle_mut(crowd)? };
-        c.crowd.set_speed(AgentId(id), speed, radius)?;
+        c.crowd
+            .set_speed(AgentId(id), finite(speed)?, finite(radius)?)?;
         Ok(())
     })
 }
@@ -311,7 +312,7 @@ pub unsafe extern "C" fn wf_crowd_set_route_mode(
 /// Teleports `count` agents: `positions` holds `position_count` (= `count`) points; `yaws`
 /// holds `yaw_count` (= `count`) yaws, or is `(NULL, 0)` to keep each agent's yaw. Every id
 /// is checked first (any unknown: `WF_STATUS_OUT_OF_RANGE`, nothing changed). A NaN/Inf
-/// position or yaw does not stop the others: that agent is flagged `WF_AGENT_INVALID` (the
+/// position or yaw (or one beyond ±1e15) does not stop the others: that agent is flagged `WF_AGENT_INVALID` (the
 /// step skips it until it gets a finite position), the others are moved, and the call
 /// returns `WF_STATUS_NON_FINITE`.
 ///
@@ -348,7 +349,14 @@ pub unsafe extern "C" fn wf_crowd_set_positions(
                     .get(i)
                     .copied()
                     .unwrap_or_else(|| c.crowd.agent(id).map_or(0.0, |a| a.yaw));
-                if c.crowd.set_position(id, pos[i], yaw).is_err() {
+                // Beyond the boundary's ±1e15 domain counts as non-finite, like everywhere.
+                let (p, yaw) = if pos[i].to_array().iter().all(|&x| in_domain(x)) && in_domain(yaw)
+                {
+                    (pos[i], yaw)
+                } else {
+                    (Vec3::NAN, f32::NAN)
+                };
+                if c.crowd.set_position(id, p, yaw).is_err() {
                     bad = true;
                 }
             }
