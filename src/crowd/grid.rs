@@ -19,7 +19,8 @@ const MAX_QUERY_SPAN: i32 = 4;
 fn floor_i32(x: f32) -> i32 {
     let i = x as i32;
     if (i as f32) > x {
-        i - 1
+        // Saturating: below i32::MIN, `x as i32` is already i32::MIN.
+        i.saturating_sub(1)
     } else {
         i
     }
@@ -186,7 +187,14 @@ impl ObstacleGrid {
         let mean = size_sum / count as f32;
         let by_count = (span.x * span.y / (4.0 * count as f32).min(MAX_OBSTACLE_CELLS)).sqrt();
         let by_cap = (span.x * span.y / MAX_OBSTACLE_CELLS).sqrt();
-        let cell = by_count.min(mean.max(1.0)).max(by_cap).max(0.25);
+        // The per-axis bound keeps nx·nz ≤ 3·MAX_OBSTACLE_CELLS for thin spans too (a wall
+        // 2e15 long would otherwise get 1e8 cells).
+        let by_axis = span.max_element() / MAX_OBSTACLE_CELLS;
+        let cell = by_count
+            .min(mean.max(1.0))
+            .max(by_cap)
+            .max(by_axis)
+            .max(0.25);
         self.origin = lo;
         self.cell = cell;
         self.inv = 1.0 / cell;

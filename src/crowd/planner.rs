@@ -75,8 +75,10 @@ impl Planner {
         lo -= Vec2::splat(PLANNER_MARGIN);
         hi += Vec2::splat(PLANNER_MARGIN);
         let span = hi - lo;
+        // The per-axis bound keeps nx·nz ≤ 3·MAX_PLANNER_CELLS for thin spans too.
         let cell = (span.x * span.y / MAX_PLANNER_CELLS)
             .sqrt()
+            .max(span.max_element() / MAX_PLANNER_CELLS)
             .max(MIN_PLANNER_CELL);
         self.origin = lo;
         self.cell = cell;
