@@ -119,7 +119,7 @@ namespace Wayfarer.Native
         // Teleports `count` agents: `positions` holds `position_count` (= `count`) points; `yaws`
         // holds `yaw_count` (= `count`) yaws, or is `(NULL, 0)` to keep each agent's yaw. Every id
         // is checked first (any unknown: `WF_STATUS_OUT_OF_RANGE`, nothing changed). A NaN/Inf
-        // position or yaw does not stop the others: that agent is flagged `WF_AGENT_INVALID` (the
+        // position or yaw (or one beyond ±1e15) does not stop the others: that agent is flagged `WF_AGENT_INVALID` (the
         // step skips it until it gets a finite position), the others are moved, and the call
         // returns `WF_STATUS_NON_FINITE`.
         //
@@ -272,6 +272,8 @@ namespace Wayfarer.Native
         // `wf_bezier_chain_sample` takes them, every degree 2) and, if `out_count` is not NULL, that
         // number to `*out_count`. `start` must not be below the ground. With `restitution = 0`, or a
         // start on the ground moving down, arcs of zero duration are three copies of one point.
+        // A trajectory that leaves the float range (a huge velocity, a tiny gravity) is
+        // `WF_STATUS_INVALID_ARGUMENT`.
         //
         // # Safety
         // Pointers must be NULL or valid (3 floats for `start` and `velocity`, `out_capacity`
@@ -476,7 +478,7 @@ namespace Wayfarer.Native
         NullPointer = 1,
         // A count is too small, too large, or overflows when multiplied by 3.
         InvalidCount = 2,
-        // An input coordinate or parameter is NaN or infinite.
+        // An input coordinate or parameter is NaN, infinite, or beyond ±1e15 ([`MAX_MAGNITUDE`]).
         NonFinite = 3,
         // The output buffer's capacity is smaller than what the call writes.
         BufferTooSmall = 4,
