@@ -119,9 +119,9 @@ namespace Wayfarer.Native
         // Teleports `count` agents: `positions` holds `position_count` (= `count`) points; `yaws`
         // holds `yaw_count` (= `count`) yaws, or is `(NULL, 0)` to keep each agent's yaw. Every id
         // is checked first (any unknown: `WF_STATUS_OUT_OF_RANGE`, nothing changed). A NaN/Inf
-        // position or yaw (or one beyond ±1e15) does not stop the others: that agent is flagged `WF_AGENT_INVALID` (the
-        // step skips it until it gets a finite position), the others are moved, and the call
-        // returns `WF_STATUS_NON_FINITE`.
+        // position or yaw (or one beyond ±1e15) does not stop the others: that agent is flagged
+        // `WF_AGENT_INVALID` (the step skips it until it gets a finite position), the others are
+        // moved, and the call returns `WF_STATUS_NON_FINITE`.
         //
         // # Safety
         // `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given.
