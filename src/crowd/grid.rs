@@ -201,6 +201,9 @@ pub struct ObstacleGrid {
     rects: Vec<[i32; 4]>,
 }
 
+/// Smallest cell the obstacle grid prefers (unless there are many obstacles), metres.
+const OBSTACLE_CELL_MIN: f32 = 4.0;
+
 /// Most cells the obstacle grid uses.
 const MAX_OBSTACLE_CELLS: f32 = 65_536.0;
 
@@ -232,7 +235,12 @@ impl ObstacleGrid {
         let mean = size_sum / count as f32;
         let by_count = (span.x * span.y / (4.0 * count as f32).min(MAX_OBSTACLE_CELLS)).sqrt();
         let by_cap = (span.x * span.y / MAX_OBSTACLE_CELLS).sqrt();
-        let cell = by_count.min(mean.max(1.0)).max(by_cap).max(0.25);
+        // Cells no smaller than ~ the default look-ahead: a steer query then spans 2-3 cells a
+        // side instead of 6-7 mostly empty ones.
+        let cell = by_count
+            .min(mean.max(OBSTACLE_CELL_MIN))
+            .max(by_cap)
+            .max(0.25);
         self.origin = lo;
         self.cell = cell;
         self.inv = 1.0 / cell;
