@@ -122,14 +122,22 @@ fn bezier_degree_10(out: &Path) -> std::io::Result<()> {
 /// The same curve sampled evenly in t (dots bunch where the curve is slow) and evenly in arc
 /// length (constant speed).
 fn even_t_vs_even_arc_length(out: &Path) -> std::io::Result<()> {
-    let b = BezierCurve::new(degree_10_points()).expect("bezier");
+    // A cubic with very uneven handles: slow near the start, fast near the end, so samples
+    // evenly spaced in t bunch up where evenly spaced ones in arc length do not.
+    let b = BezierCurve::new(vec![
+        Vec3::new(0.0, 0.0, 0.0),
+        Vec3::new(0.4, 0.0, 2.0),
+        Vec3::new(3.0, 0.0, 7.0),
+        Vec3::new(16.0, 0.0, 0.0),
+    ])
+    .expect("bezier");
     let xz = |p: Vec3| (p.x, p.z);
     let mut svg = Svg::new(
         "24 samples: evenly in t (top) vs evenly in arc length (bottom)",
         720.0,
         560.0,
     );
-    let shift = Vec3::new(0.0, 0.0, -12.0);
+    let shift = Vec3::new(0.0, 0.0, -9.0);
     let mut line = vec![Vec3::ZERO; 300];
     b.sample_uniform(&mut line);
     for (offset, spacing, color, label) in [

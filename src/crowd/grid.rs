@@ -1,9 +1,11 @@
 //! Uniform grids for neighbour search.
 //!
-//! [`AgentGrid`]: agents are bucketed by a hash of their cell and counting-sorted, so the step
-//! stores agent data in cell order and a query walks a few contiguous runs. The table has a
-//! fixed power-of-two size (≥ 2 × capacity), so far-apart agents cost no memory; two cells of
-//! one query that share a bucket are visited once.
+//! [`AgentGrid`]: agents are counting-sorted by cell, so the step stores agent data in cell
+//! order and a query walks one contiguous run per row of cells. The cells are numbered
+//! row-major over the agents' bounding box (cell (x, z) → bucket (z − z₀) mod H · W +
+//! (x − x₀) mod W): while the box fits the table (W·H ≤ size, a fixed power of two ≥ 2 ×
+//! capacity) the numbering is exact; far-flung crowds wrap round a W × H torus (W, H ≥ 4, so
+//! the cells of one query never share a bucket), which costs only extra candidates.
 //!
 //! [`ObstacleGrid`]: a dense grid over the obstacles' bounding box, each obstacle listed in
 //! every cell its box overlaps; a query reports an obstacle once, in the first cell where the
@@ -31,18 +33,30 @@ fn cell_of(p: Vec2, inv: f32) -> (i32, i32) {
     (floor_i32(p.x * inv), floor_i32(p.y * inv))
 }
 
+/// (c − origin) mod n, for any i32 c ≥ origin (n ≥ 1).
 #[inline]
-fn bucket(cx: i32, cz: i32, shift: u32) -> usize {
-    let h = (cx as u32).wrapping_mul(0x9E37_79B1) ^ (cz as u32).wrapping_mul(0x85EB_CA77);
-    (h.wrapping_mul(0x2545_F491) >> shift) as usize
+fn wrap(c: i32, origin: i32, n: u32) -> u32 {
+    let d = (c as i64 - origin as i64) as u64;
+    if d < n as u64 {
+        d as u32
+    } else {
+        (d % n as u64) as u32
+    }
 }
 
-/// Agents sorted by the hash of their cell.
+/// Agents sorted by cell.
 #[derive(Clone, Debug, Default)]
 pub struct AgentGrid {
     cell: f32,
     inv: f32,
-    shift: u32,
+    /// Table size (buckets available).
+    size: usize,
+    /// Bounding box of the agents' cells, inclusive.
+    lo: (i32, i32),
+    hi: (i32, i32),
+    /// Torus width and height (W·H ≤ size).
+    w: u32,
+    h: u32,
     /// `start[b]..start[b + 1]` are the sorted indices in bucket b.
     start: Vec<u32>,
     keys: Vec<u32>,
@@ -57,7 +71,11 @@ impl AgentGrid {
         Self {
             cell: 1.0,
             inv: 1.0,
-            shift: 32 - size.trailing_zeros(),
+            size,
+            lo: (0, 0),
+            hi: (-1, -1),
+            w: 4,
+            h: 4,
             start: vec![0; size + 1],
             keys: Vec::with_capacity(capacity),
             order: Vec::with_capacity(capacity),
@@ -69,17 +87,39 @@ impl AgentGrid {
         self.cell
     }
 
+    #[inline]
+    fn bucket(&self, cx: i32, cz: i32) -> usize {
+        (wrap(cz, self.lo.1, self.h) * self.w + wrap(cx, self.lo.0, self.w)) as usize
+    }
+
     /// Counting-sorts `positions` into cells of edge `cell`; afterwards [`Self::order`] maps
     /// sorted index → input index. Allocates nothing once `positions.len()` ≤ capacity.
     pub fn build(&mut self, positions: impl Iterator<Item = Vec2> + Clone, cell: f32) {
         self.cell = cell;
         self.inv = 1.0 / cell;
-        let buckets = self.start.len() - 1;
-        self.start.iter_mut().for_each(|s| *s = 0);
-        self.keys.clear();
+        let (mut lo, mut hi) = ((i32::MAX, i32::MAX), (i32::MIN, i32::MIN));
         for p in positions.clone() {
             let (cx, cz) = cell_of(p, self.inv);
-            let b = bucket(cx, cz, self.shift);
+            lo = (lo.0.min(cx), lo.1.min(cz));
+            hi = (hi.0.max(cx), hi.1.max(cz));
+        }
+        if hi.0 < lo.0 {
+            lo = (0, 0);
+            hi = (-1, -1);
+        }
+        self.lo = lo;
+        self.hi = hi;
+        let span = |a: i32, b: i32| (b as i64 - a as i64 + 1).max(1) as usize;
+        let w = span(lo.0, hi.0).clamp(4, self.size / 4);
+        let h = span(lo.1, hi.1).clamp(4, self.size / w);
+        self.w = w as u32;
+        self.h = h as u32;
+        let buckets = w * h;
+        self.start[..=buckets].iter_mut().for_each(|s| *s = 0);
+        self.keys.clear();
+        for p in positions {
+            let (cx, cz) = cell_of(p, self.inv);
+            let b = self.bucket(cx, cz);
             self.keys.push(b as u32);
             self.start[b + 1] += 1;
         }
@@ -117,19 +157,25 @@ impl AgentGrid {
             x1 - x0 < MAX_QUERY_SPAN && z1 - z0 < MAX_QUERY_SPAN,
             "query radius too large for the cell size (use AgentGrid::cell_for)"
         );
-        let x1 = x1.min(x0.saturating_add(MAX_QUERY_SPAN - 1));
-        let z1 = z1.min(z0.saturating_add(MAX_QUERY_SPAN - 1));
-        let mut seen = [usize::MAX; (MAX_QUERY_SPAN * MAX_QUERY_SPAN) as usize];
-        let mut n_seen = 0;
+        let x1 = x1.min(x0.saturating_add(MAX_QUERY_SPAN - 1)).min(self.hi.0);
+        let z1 = z1.min(z0.saturating_add(MAX_QUERY_SPAN - 1)).min(self.hi.1);
+        let (x0, z0) = (x0.max(self.lo.0), z0.max(self.lo.1));
+        if x1 < x0 || z1 < z0 {
+            return;
+        }
+        let n = (x1 - x0 + 1) as u32;
+        let xs = wrap(x0, self.lo.0, self.w);
+        // The row's buckets xs..xs+n, split in two where they wrap round.
+        let first = n.min(self.w - xs) as usize;
+        let rest = n as usize - first;
         for cz in z0..=z1 {
-            for cx in x0..=x1 {
-                let b = bucket(cx, cz, self.shift);
-                if seen[..n_seen].contains(&b) {
-                    continue;
-                }
-                seen[n_seen] = b;
-                n_seen += 1;
-                for k in self.start[b]..self.start[b + 1] {
+            let row = (wrap(cz, self.lo.1, self.h) * self.w) as usize;
+            let b = row + xs as usize;
+            for k in self.start[b]..self.start[b + first] {
+                f(k as usize);
+            }
+            if rest > 0 {
+                for k in self.start[row]..self.start[row + rest] {
                     f(k as usize);
                 }
             }
@@ -155,6 +201,9 @@ pub struct ObstacleGrid {
     /// Cell rectangle (x0, z0, x1, z1) of each listed obstacle.
     rects: Vec<[i32; 4]>,
 }
+
+/// Smallest cell the obstacle grid prefers (unless there are many obstacles), metres.
+const OBSTACLE_CELL_MIN: f32 = 4.0;
 
 /// Most cells the obstacle grid uses.
 const MAX_OBSTACLE_CELLS: f32 = 65_536.0;
@@ -187,11 +236,13 @@ impl ObstacleGrid {
         let mean = size_sum / count as f32;
         let by_count = (span.x * span.y / (4.0 * count as f32).min(MAX_OBSTACLE_CELLS)).sqrt();
         let by_cap = (span.x * span.y / MAX_OBSTACLE_CELLS).sqrt();
-        // The per-axis bound keeps nx·nz ≤ 3·MAX_OBSTACLE_CELLS for thin spans too (a wall
-        // 2e15 long would otherwise get 1e8 cells).
+        // Cells no smaller than ~ the default look-ahead: a steer query then spans 2-3 cells a
+        // side instead of 6-7 mostly empty ones. The per-axis bound keeps
+        // nx·nz ≤ 3·MAX_OBSTACLE_CELLS for thin spans too (a wall 2e15 long would otherwise
+        // get 1e8 cells).
         let by_axis = span.max_element() / MAX_OBSTACLE_CELLS;
         let cell = by_count
-            .min(mean.max(1.0))
+            .min(mean.max(OBSTACLE_CELL_MIN))
             .max(by_cap)
             .max(by_axis)
             .max(0.25);
@@ -299,6 +350,33 @@ mod tests {
             assert_eq!(sorted.len(), found.len(), "duplicates for {i}");
             for (j, q) in pts.iter().enumerate() {
                 if p.distance(*q) <= 5.0 {
+                    assert!(found.contains(&j), "{i} misses {j}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn agent_grid_wraps_far_flung_agents_without_duplicates() {
+        // A small table and a huge spread: cells wrap round the torus.
+        let pts: Vec<Vec2> = (0..60)
+            .map(|i| {
+                let (x, z) = ((i * 37 % 61) as f32, (i * 53 % 59) as f32);
+                Vec2::new(x * 17.3 - 500.0, z * 23.9 - 700.0) + Vec2::splat((i % 3) as f32)
+            })
+            .chain((0..20).map(|i| Vec2::new(i as f32 * 0.9, 3.0)))
+            .collect();
+        let mut g = AgentGrid::with_capacity(pts.len() / 4);
+        g.build(pts.iter().copied(), AgentGrid::cell_for(3.0, 0.5));
+        for (i, p) in pts.iter().enumerate() {
+            let mut found = Vec::new();
+            g.query(*p, 3.0, |k| found.push(g.order()[k] as usize));
+            let mut sorted = found.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), found.len(), "duplicates for {i}");
+            for (j, q) in pts.iter().enumerate() {
+                if p.distance(*q) <= 3.0 {
                     assert!(found.contains(&j), "{i} misses {j}");
                 }
             }

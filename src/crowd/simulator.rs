@@ -125,6 +125,8 @@ pub struct Crowd {
     grid: AgentGrid,
     bodies: Vec<Body>,
     sorted: Vec<Body>,
+    /// Positions of the bodies in cell order (the neighbour loops' hot data, SoA).
+    pos: Vec<Vec2>,
     decisions: Vec<Decision>,
     corrections: Vec<Vec2>,
     overlaps: Vec<(Vec2, bool)>,
@@ -226,6 +228,7 @@ impl Crowd {
             grid: AgentGrid::with_capacity(capacity),
             bodies: Vec::with_capacity(capacity),
             sorted: Vec::with_capacity(capacity),
+            pos: Vec::with_capacity(capacity),
             decisions: Vec::with_capacity(capacity),
             corrections: Vec::with_capacity(capacity),
             overlaps: Vec::with_capacity(capacity),
@@ -593,12 +596,15 @@ impl Crowd {
         self.sorted.clear();
         self.sorted
             .extend(self.grid.order().iter().map(|&i| self.bodies[i as usize]));
+        self.pos.clear();
+        self.pos.extend(self.sorted.iter().map(|b| b.pos));
         self.decisions.clear();
         self.decisions
             .resize(self.sorted.len(), Decision::default());
         {
             let world = World {
                 bodies: &self.sorted,
+                pos: &self.pos,
                 grid: &self.grid,
                 shapes: &self.shapes,
                 obstacle_ids: &self.obstacle_ids,
@@ -625,6 +631,8 @@ impl Crowd {
         self.bodies.clear();
         self.bodies
             .extend(self.grid.order().iter().map(|&i| self.sorted[i as usize]));
+        self.pos.clear();
+        self.pos.extend(self.bodies.iter().map(|b| b.pos));
         self.corrections.clear();
         self.corrections.resize(self.bodies.len(), Vec2::ZERO);
         self.overlaps.clear();
@@ -635,11 +643,11 @@ impl Crowd {
         // more than CONVERGED × the largest radius. Same bits for any thread count.
         let still = (CONVERGED * max_radius) * (CONVERGED * max_radius);
         {
-            let (bodies, grid) = (&self.bodies, &self.grid);
+            let (bodies, pos, grid) = (&self.bodies, &self.pos, &self.grid);
             let (shapes, og) = (&self.shapes, &self.obstacle_grid);
             par_fill(threads, &mut self.overlaps, |k| {
                 let b = &bodies[k];
-                let (c, touching) = separation(bodies, grid, 1.5 * max_radius, k, |_| {});
+                let (c, touching) = separation(bodies, pos, grid, 1.5 * max_radius, k, |_| {});
                 (push_out(b.pos + c, b.radius, shapes, og) - b.pos, touching)
             });
         }
@@ -648,6 +656,7 @@ impl Crowd {
         self.in_active.resize(self.bodies.len(), false);
         for (k, (b, &(c, touching))) in self.bodies.iter_mut().zip(&self.overlaps).enumerate() {
             b.pos += c;
+            self.pos[k] = b.pos;
             if touching || c != Vec2::ZERO {
                 self.active.push(k as u32);
                 self.in_active[k] = true;
@@ -661,15 +670,23 @@ impl Crowd {
                 i += 1;
                 let b = self.bodies[k];
                 let (active, in_active) = (&mut self.active, &mut self.in_active);
-                let (c, _) = separation(&self.bodies, &self.grid, 1.5 * max_radius, k, |j| {
-                    if !in_active[j] {
-                        in_active[j] = true;
-                        active.push(j as u32);
-                    }
-                });
+                let (c, _) = separation(
+                    &self.bodies,
+                    &self.pos,
+                    &self.grid,
+                    1.5 * max_radius,
+                    k,
+                    |j| {
+                        if !in_active[j] {
+                            in_active[j] = true;
+                            active.push(j as u32);
+                        }
+                    },
+                );
                 let p = push_out(b.pos + c, b.radius, &self.shapes, &self.obstacle_grid);
                 largest = largest.max(p.distance_squared(b.pos));
                 self.bodies[k].pos = p;
+                self.pos[k] = p;
             }
             if largest <= still {
                 break;

@@ -121,6 +121,8 @@ pub(crate) struct Decision {
 /// The read-only world of a steer phase.
 pub(crate) struct World<'a> {
     pub bodies: &'a [Body],
+    /// `bodies[k].pos` for every k (scanned first: contiguous).
+    pub pos: &'a [Vec2],
     pub grid: &'a AgentGrid,
     pub shapes: &'a [Option<Shape>],
     pub obstacle_ids: &'a [u32],
@@ -188,16 +190,18 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let mut n_close = 0;
     let same_goal2 = b.arrival_radius.max(b.radius) * b.arrival_radius.max(b.radius);
 
+    let look_max2 = (look + w.max_radius) * (look + w.max_radius);
     w.grid.query(b.pos, look + w.max_radius, |j| {
-        if j == k {
+        // Early out on the contiguous positions before touching the neighbour's body.
+        let x = w.pos[j] - b.pos;
+        let d2 = x.length_squared();
+        if d2 > look_max2 || j == k {
             return;
         }
         let o = &w.bodies[j];
         if b.mask & o.layer == 0 {
             return;
         }
-        let x = o.pos - b.pos;
-        let d2 = x.length_squared();
         let reach = look + o.radius;
         if d2 > reach * reach {
             return;
@@ -381,6 +385,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
 #[inline]
 pub(crate) fn separation(
     bodies: &[Body],
+    pos: &[Vec2],
     grid: &AgentGrid,
     max_radius: f32,
     k: usize,
@@ -389,17 +394,19 @@ pub(crate) fn separation(
     let b = &bodies[k];
     let mut corr = Vec2::ZERO;
     let mut count = 0.0f32;
-    grid.query(b.pos, b.radius + max_radius, |j| {
-        if j == k {
+    let reach = b.radius + max_radius;
+    grid.query(b.pos, reach, |j| {
+        // Early out on the contiguous positions before touching the neighbour's body.
+        let x = b.pos - pos[j];
+        let d2 = x.length_squared();
+        if d2 >= reach * reach || j == k {
             return;
         }
         let o = &bodies[j];
         if b.mask & o.layer == 0 && o.mask & b.layer == 0 {
             return;
         }
-        let x = b.pos - o.pos;
         let r = b.radius + o.radius;
-        let d2 = x.length_squared();
         if d2 >= r * r {
             return;
         }

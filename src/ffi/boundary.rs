@@ -3,7 +3,7 @@
 //!
 //! Every export is a literal `#[no_mangle] pub extern "C" fn` whose body is
 //! `guard(|| { ... })`; inside, inputs are taken with [`points_in`], [`floats_in`],
-//! [`handle_ref`] … and outputs with [`points_out`] / [`floats_out`] *after* all inputs are
+//! [`handle_ref`] … and outputs with [`points_out`] / [`slice_out`] *after* all inputs are
 //! validated, so nothing is written on failure.
 
 use core::ffi::{c_char, c_int};

@@ -474,6 +474,19 @@ impl Outputs<'_> {
             o[i] = s.state as u32;
         }
     }
+
+    /// Evaluates `set` into the requested outputs; when neither forwards nor velocities are
+    /// wanted, the cheaper positions-only evaluation runs (same positions and states, bit for
+    /// bit).
+    fn fill(&mut self, set: &ScheduleSet, times: Times<'_>, hints: Option<&mut [u32]>) {
+        if self.forwards.is_none() && self.velocities.is_none() {
+            set.evaluate_positions(times, hints, |i, x| self.write(i, x));
+        } else if let Some(h) = hints {
+            set.evaluate_hinted(times, h, |i, x| self.write(i, x));
+        } else {
+            set.evaluate(times, |i, x| self.write(i, x));
+        }
+    }
 }
 
 /// Checks the four optional outputs for `n` NPCs.
@@ -538,7 +551,7 @@ pub unsafe extern "C" fn wf_schedule_set_evaluate(
                 out_states,
                 out_states_capacity,
             )?;
-            s.evaluate(Times::One(t), |i, x| out.write(i, x));
+            out.fill(s, Times::One(t), None);
         }
         Ok(())
     })
@@ -581,7 +594,7 @@ pub unsafe extern "C" fn wf_schedule_set_evaluate_times(
                 out_states,
                 out_states_capacity,
             )?;
-            s.evaluate(Times::PerNpc(ts), |i, x| out.write(i, x));
+            out.fill(s, Times::PerNpc(ts), None);
         }
         Ok(())
     })
@@ -627,7 +640,7 @@ pub unsafe extern "C" fn wf_schedule_set_evaluate_hinted(
                 out_states,
                 out_states_capacity,
             )?;
-            s.evaluate_hinted(Times::One(t), h, |i, x| out.write(i, x));
+            out.fill(s, Times::One(t), Some(h));
         }
         Ok(())
     })
@@ -674,7 +687,7 @@ pub unsafe extern "C" fn wf_schedule_set_evaluate_times_hinted(
                 out_states,
                 out_states_capacity,
             )?;
-            s.evaluate_hinted(Times::PerNpc(ts), h, |i, x| out.write(i, x));
+            out.fill(s, Times::PerNpc(ts), Some(h));
         }
         Ok(())
     })

@@ -176,6 +176,15 @@ static void schedules(void) {
     CHECK_NEAR(pos[7], 2.5, 1e-5);
     CHECK_NEAR(vel[7], -1.0, 1e-5);
     CHECK(st[2] == WF_NPC_MOVING);
+    /* Positions and states only (forwards and velocities NULL): the cheaper path gives the same
+     * bits as the full evaluation. */
+    {
+        uint32_t st2[3];
+        CHECK_STATUS(wf_schedule_set_evaluate(set, 2.5, pos2, 3, NULL, 0, NULL, 0, st2, 3),
+                     WF_STATUS_OK);
+        CHECK(memcmp(pos, pos2, sizeof pos) == 0);
+        CHECK(memcmp(st, st2, sizeof st) == 0);
+    }
 
     /* Holding. */
     CHECK_STATUS(wf_schedule_set_evaluate(set, 15.0, pos, 3, fwd, 3, vel, 3, st, 3), WF_STATUS_OK);
