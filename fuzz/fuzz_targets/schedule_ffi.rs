@@ -89,11 +89,20 @@ struct Outs {
 
 impl Outs {
     fn new(inp: &mut Input, n: usize) -> Self {
+        // Each output NULL one time in four: the positions-only evaluation (no forwards, no
+        // velocities) is a separate code path.
+        fn one<T: Elem>(inp: &mut Input, n: usize, per: usize) -> OutBuf<T> {
+            if inp.chance(64) {
+                OutBuf::null(n, per)
+            } else {
+                OutBuf::fuzzed(inp, n, per, n + 4)
+            }
+        }
         Self {
-            pos: OutBuf::fuzzed(inp, n, 3, n + 4),
-            fwd: OutBuf::fuzzed(inp, n, 3, n + 4),
-            vel: OutBuf::fuzzed(inp, n, 3, n + 4),
-            states: OutBuf::fuzzed(inp, n, 1, n + 4),
+            pos: one(inp, n, 3),
+            fwd: one(inp, n, 3),
+            vel: one(inp, n, 3),
+            states: one(inp, n, 1),
         }
     }
 
