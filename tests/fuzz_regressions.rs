@@ -381,6 +381,52 @@ fn nearest_on_a_microscopic_path_returns() {
     }
 }
 
+/// `fuzz/path_ffi`: a degree-5 Bézier whose first five control points coincide has a speed
+/// growing like t⁴ from its start; there the derivative is ~1e-20 long, its squared length
+/// subnormal, and `wf_path_sample` returned a "unit" forward of length 0.995. Tiny tangents are
+/// now normalised in f64.
+#[test]
+fn forwards_stay_unit_where_the_speed_is_tiny() {
+    use wayfarer::ffi::timeline::*;
+    let (a, b) = (1108.3125f32, [868.3125f32, -0.0625, -0.0625]);
+    let mut pts = vec![a; 15];
+    pts.extend(b);
+    let mut path = core::ptr::null_mut();
+    // SAFETY: pts holds 6 points, degrees 1 piece; path is one out-pointer.
+    let s = unsafe { wf_path_new_bezier_chain(pts.as_ptr(), 6, [5u32].as_ptr(), 1, &mut path) };
+    assert_eq!(s, WfStatus::Ok);
+    let mut len = 0.0f32;
+    // SAFETY: a live path; len is one float.
+    assert_eq!(unsafe { wf_path_length(path, &mut len) }, WfStatus::Ok);
+    let mut ds: Vec<f32> = vec![263.105_83, 1585.746, -1172.625, 1066.6453, 0.0];
+    ds.extend((0..200).map(|i| len * (i as f32 / 200.0).powi(6)));
+    let n = ds.len();
+    let (mut pos, mut fwd) = (vec![0.0f32; 3 * n], vec![0.0f32; 3 * n]);
+    // SAFETY: ds holds n floats, pos and fwd n points.
+    let s = unsafe {
+        wf_path_sample(
+            path,
+            ds.as_ptr(),
+            n,
+            pos.as_mut_ptr(),
+            n,
+            fwd.as_mut_ptr(),
+            n,
+        )
+    };
+    assert_eq!(s, WfStatus::Ok);
+    for (i, f) in fwd.chunks(3).enumerate() {
+        let l = (f[0] as f64).hypot(f[1] as f64).hypot(f[2] as f64);
+        assert!(
+            (l - 1.0).abs() < 1e-6,
+            "distance {}: forward {f:?} has length {l}",
+            ds[i]
+        );
+    }
+    // SAFETY: live, freed once.
+    unsafe { wf_path_free(path) };
+}
+
 mod crowd {
     use super::*;
     use wayfarer::ffi::crowd::*;

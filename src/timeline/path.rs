@@ -73,6 +73,28 @@ pub(crate) fn unit_recip(v: Vec3) -> f32 {
     unit_recip_xyz(v.x, v.y, v.z)
 }
 
+/// Largest `1/|v|` for which `v · (1/|v|)` is a unit vector to f32 rounding: `|v|²` must be a
+/// normal f32 (`1/√f32::MIN_POSITIVE` ≈ 9.22e18); below that the squares are subnormal and
+/// lose digits (a tangent of length 1e-20 came out 0.5 % short).
+const ACCURATE_RECIP: f32 = 9.2e18;
+
+/// `v / |v|`: bit for bit `v.try_normalize()` when `|v|²` is a normal f32, otherwise
+/// normalised in f64 (where every f32 is normal); `None` for a zero or non-finite `v`.
+#[inline]
+fn unit(v: Vec3) -> Option<Vec3> {
+    let r = unit_recip(v);
+    if r.is_finite() && r > 0.0 && r <= ACCURATE_RECIP {
+        Some(v * r)
+    } else {
+        unit_f64(v)
+    }
+}
+
+#[cold]
+fn unit_f64(v: Vec3) -> Option<Vec3> {
+    v.as_dvec3().try_normalize().map(|u| u.as_vec3())
+}
+
 /// NaN → 0, `+∞` → the largest finite value (below the sentinel's start); the spans clamp
 /// every other distance.
 #[inline]
@@ -525,15 +547,22 @@ impl Path {
         }
     }
 
-    /// `der · recip` when `recip` (from [`unit_recip`]) is finite and positive, else the chord
-    /// fallback at distance `d` (see the module docs).
+    /// `der · recip` when `recip` (from [`unit_recip`]) is finite, positive and at most
+    /// [`ACCURATE_RECIP`]; a smaller non-zero `der` is normalised in f64; a zero one gives the
+    /// chord fallback at distance `d` (see the module docs).
     #[inline(always)]
     pub(crate) fn unit_or_chord(&self, der: Vec3, recip: f32, d: f32) -> Vec3 {
-        if recip.is_finite() && recip > 0.0 {
+        if recip.is_finite() && recip > 0.0 && recip <= ACCURATE_RECIP {
             der * recip
         } else {
-            self.chord_forward(d)
+            self.tiny_or_chord(der, d)
         }
+    }
+
+    /// A derivative too small for f32 normalisation (normalised in f64), or zero (the chord).
+    #[cold]
+    fn tiny_or_chord(&self, der: Vec3, d: f32) -> Vec3 {
+        unit_f64(der).unwrap_or_else(|| self.chord_forward(d))
     }
 
     /// Position and derivative from the curve itself (Bézier chains), kept out of line so the
@@ -549,7 +578,7 @@ impl Path {
     /// Unit tangent at `p` (found for distance `d`), with the fallbacks of the module docs.
     #[inline]
     pub fn forward_at(&self, p: CurveParam, d: f32) -> Vec3 {
-        match self.curve.derivative(p.segment, p.t).try_normalize() {
+        match unit(self.curve.derivative(p.segment, p.t)) {
             Some(f) => f,
             None => self.chord_forward(d),
         }
@@ -564,7 +593,7 @@ impl Path {
         };
         let a = at((d - h).max(0.0));
         let b = at((d + h).min(self.length));
-        (b - a).try_normalize().unwrap_or(self.fallback_forward)
+        unit(b - a).unwrap_or(self.fallback_forward)
     }
 
     /// The global nearest point of the path to `query` (see [`Nearest`] for the guarantee).
