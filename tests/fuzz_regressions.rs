@@ -620,4 +620,45 @@ mod crowd {
         // Minutes before the fix, milliseconds after (generous for a loaded machine).
         assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
     }
+
+    /// `fuzz/crowd_threads` (a timeout): a planned route checked the straight line from an
+    /// agent to a target 2e15 m away every half cell (1e16 samples): the step never returned.
+    /// Only the part of the line over the planner's grid is sampled now.
+    #[test]
+    fn a_planned_route_to_a_far_target_steps_quickly() {
+        let start = std::time::Instant::now();
+        let mut c = core::ptr::null_mut();
+        // SAFETY: c is one out-pointer.
+        assert_eq!(unsafe { wf_crowd_new(4, &mut c) }, WfStatus::Ok);
+        let (mut id, mut oid) = (0u32, 0u32);
+        // SAFETY: a live crowd; every point holds 3 floats.
+        unsafe {
+            let s = wf_crowd_add_agent(c, [0.0f32, 0.0, 0.0].as_ptr(), 0.0, 1.5, 0.3, &mut id);
+            assert_eq!(s, WfStatus::Ok);
+            let s = wf_crowd_add_circle(c, [3.0f32, 0.0, 0.0].as_ptr(), 1.0, &mut oid);
+            assert_eq!(s, WfStatus::Ok);
+            let far = [1.0e15f32, 0.0, -1.0e15];
+            assert_eq!(wf_crowd_set_target(c, id, far.as_ptr(), 0.5), WfStatus::Ok);
+            assert_eq!(wf_crowd_set_route_mode(c, id, 2), WfStatus::Ok);
+            for _ in 0..5 {
+                assert_eq!(wf_crowd_step(c, 0.1, 1), WfStatus::Ok);
+            }
+            let mut p = [0.0f32; 3];
+            let s = wf_crowd_read_agents(
+                c,
+                &id,
+                1,
+                p.as_mut_ptr(),
+                1,
+                core::ptr::null_mut(),
+                0,
+                core::ptr::null_mut(),
+                0,
+            );
+            assert_eq!(s, WfStatus::Ok);
+            assert!(p.iter().all(|x| x.is_finite()) && p[0] > 0.0, "{p:?}");
+            wf_crowd_free(c);
+        }
+        assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+    }
 }

@@ -8,7 +8,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 
 use super::grid::ObstacleGrid;
 use super::obstacle::Shape;
@@ -148,19 +148,56 @@ impl Planner {
 
     /// True when a disc of `radius` can slide from `a` to `b` (sampled every half cell).
     fn clear_line(&self, a: Vec2, b: Vec2, need: f32) -> bool {
-        let len = a.distance(b);
+        // Outside the grid every sample is clear: only the part of the line over the grid is
+        // sampled (a line 2e15 long would otherwise take 1e16 samples). A line inside the grid
+        // is sampled exactly as before.
+        let Some((a2, b2)) = self.clip(a, b) else {
+            return true;
+        };
+        let before = a.distance(a2);
+        let len = a2.distance(b2);
         let n = (len / (0.5 * self.cell)).ceil().max(1.0) as usize;
         // Samples within 1.5 cells of the start are skipped: an agent squeezed against an
         // obstacle must still see its way out.
         let skip = 1.5 * self.cell;
         (0..=n).all(|i| {
             let f = i as f32 / n as f32;
-            if f * len < skip {
+            if before + f * len < skip {
                 return true;
             }
-            let p = a.lerp(b, f);
+            let p = a2.lerp(b2, f);
             self.cell_of(p).is_none_or(|c| self.clearance[c] >= need)
         })
+    }
+
+    /// The part of the segment `a → b` over the grid grown by one cell (Liang–Barsky in f64);
+    /// `(a, b)` itself when it lies inside, `None` when it misses the grid.
+    fn clip(&self, a: Vec2, b: Vec2) -> Option<(Vec2, Vec2)> {
+        let cell = self.cell as f64;
+        let lo = self.origin.as_dvec2() - cell;
+        let hi =
+            self.origin.as_dvec2() + DVec2::new(self.nx as f64 + 1.0, self.nz as f64 + 1.0) * cell;
+        let (p, d) = (a.as_dvec2(), (b.as_dvec2() - a.as_dvec2()));
+        let (mut t0, mut t1) = (0.0f64, 1.0f64);
+        for k in 0..2 {
+            if d[k] == 0.0 {
+                if p[k] < lo[k] || p[k] > hi[k] {
+                    return None;
+                }
+                continue;
+            }
+            let (u, v) = ((lo[k] - p[k]) / d[k], (hi[k] - p[k]) / d[k]);
+            t0 = t0.max(u.min(v));
+            t1 = t1.min(u.max(v));
+        }
+        if t0 > t1 {
+            return None;
+        }
+        let at = |t: f64| (p + d * t).as_vec2();
+        Some((
+            if t0 > 0.0 { at(t0) } else { a },
+            if t1 < 1.0 { at(t1) } else { b },
+        ))
     }
 
     /// Goal block edge in cells: agents whose goals share a block share a field.
