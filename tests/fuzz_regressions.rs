@@ -1,6 +1,7 @@
-//! Regression tests for the defects the fuzz targets (`fuzz/`) found, each replaying the
-//! failing call through the C ABI exactly as the fuzzer made it. The failing inputs are also
-//! in the seed corpora (`fuzz/corpus/<target>/`), so the bounded fuzz run replays them too.
+//! Regression tests for the defects found by the fuzz targets (`fuzz/`) and by probing what
+//! they exercise, each replaying the failing call through the C ABI. The last fuzz findings'
+//! inputs are also in the seed corpora (`fuzz/corpus/<target>/regression-*`), so the bounded
+//! fuzz run replays them too.
 
 use wayfarer::ffi::boundary::MAX_MAGNITUDE;
 use wayfarer::ffi::curve::*;
