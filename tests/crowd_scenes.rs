@@ -5,6 +5,17 @@
 use wayfarer::crowd::scenario::{Report, Scenario};
 
 fn check_common(name: &str, r: &Report) {
+    // The README's quality table comes from this line:
+    // cargo test --release --test crowd_scenes -- --nocapture --test-threads 1
+    println!(
+        "{name}: arrived {:.1} %, p95 {:.2} x ideal, deepest overlap {:.2} % r, obstacle \
+         penetrations {}, fastest turn {:.4} x cap",
+        r.arrived * 100.0,
+        r.p95_ratio,
+        r.max_agent_penetration * 100.0,
+        r.obstacle_penetrations,
+        r.max_turn_ratio
+    );
     assert_eq!(r.arrived, 1.0, "{name}: not everyone arrived: {r:?}");
     assert_eq!(
         r.obstacle_penetrations, 0,
