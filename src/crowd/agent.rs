@@ -211,22 +211,22 @@ impl Agent {
 
     /// Unit forward vector for its yaw.
     pub fn forward(&self) -> Vec3 {
-        let (s, c) = self.yaw.sin_cos();
-        Vec3::new(s, 0.0, c)
+        let f = forward2(self.yaw);
+        Vec3::new(f.x, 0.0, f.y)
     }
 }
 
 /// Unit forward on the XZ plane (x, z) for a yaw.
 #[inline]
 pub(crate) fn forward2(yaw: f32) -> Vec2 {
-    let (s, c) = yaw.sin_cos();
+    let (s, c) = super::angle::sin_cos(yaw);
     Vec2::new(s, c)
 }
 
 /// The yaw of a direction on the XZ plane (x, z).
 #[inline]
 pub(crate) fn yaw_of(d: Vec2) -> f32 {
-    d.x.atan2(d.y)
+    super::angle::atan2(d.x, d.y)
 }
 
 /// The right-hand perpendicular of a direction (x, z): forward +Z has right +X.

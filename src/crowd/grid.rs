@@ -20,12 +20,8 @@ const MAX_QUERY_SPAN: i32 = 4;
 #[inline]
 fn floor_i32(x: f32) -> i32 {
     let i = x as i32;
-    if (i as f32) > x {
-        // Saturating: below i32::MIN, `x as i32` is already i32::MIN.
-        i.saturating_sub(1)
-    } else {
-        i
-    }
+    // Branch-free; saturating: below i32::MIN, `x as i32` is already i32::MIN.
+    i.saturating_sub(((i as f32) > x) as i32)
 }
 
 #[inline]
@@ -151,6 +147,13 @@ impl AgentGrid {
     /// order. The cell must be at least [`Self::cell_for`]`(radius, …)`.
     #[inline]
     pub fn query(&self, p: Vec2, radius: f32, mut f: impl FnMut(usize)) {
+        self.query_runs(p, radius, |run| run.for_each(&mut f));
+    }
+
+    /// Like [`Self::query`], but hands over the sorted indices as contiguous runs (one or two
+    /// per row of cells), in the same order.
+    #[inline]
+    pub fn query_runs(&self, p: Vec2, radius: f32, mut f: impl FnMut(core::ops::Range<usize>)) {
         let (x0, z0) = cell_of(p - Vec2::splat(radius), self.inv);
         let (x1, z1) = cell_of(p + Vec2::splat(radius), self.inv);
         // With a cell from `cell_for` the span is at most MAX_QUERY_SPAN cells a side. It can
@@ -172,13 +175,9 @@ impl AgentGrid {
         for cz in z0..=z1 {
             let row = (wrap(cz, self.lo.1, self.h) * self.w) as usize;
             let b = row + xs as usize;
-            for k in self.start[b]..self.start[b + first] {
-                f(k as usize);
-            }
+            f(self.start[b] as usize..self.start[b + first] as usize);
             if rest > 0 {
-                for k in self.start[row]..self.start[row + rest] {
-                    f(k as usize);
-                }
+                f(self.start[row] as usize..self.start[row + rest] as usize);
             }
         }
     }

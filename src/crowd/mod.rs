@@ -11,6 +11,7 @@
 //! clockwise seen from above (Unity's Y rotation).
 
 pub mod agent;
+mod angle;
 pub mod grid;
 pub mod obstacle;
 pub mod planner;

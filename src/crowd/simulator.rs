@@ -7,7 +7,7 @@ use super::agent::{Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::obstacle::{Obstacle, Shape};
 use super::planner::{Planner, REPLAN_STEPS};
-use super::steering::{push_out, separation, steer, Body, Decision, World};
+use super::steering::{clear_of_obstacles, push_out, separation, steer, Body, Decision, World};
 use super::CrowdError;
 
 /// Bits of an id that name the storage slot; the rest count reuses of the slot, so an id of a
@@ -128,8 +128,11 @@ pub struct Crowd {
     /// Positions of the bodies in cell order (the neighbour loops' hot data, SoA).
     pos: Vec<Vec2>,
     decisions: Vec<Decision>,
-    corrections: Vec<Vec2>,
-    overlaps: Vec<(Vec2, bool)>,
+    corrections: Vec<(Vec2, bool)>,
+    overlaps: Vec<(Vec2, bool, bool)>,
+    /// Per body in projection order: its position is clear of every obstacle (its last
+    /// `push_out` found nothing to push out of).
+    clear: Vec<bool>,
     active: Vec<u32>,
     in_active: Vec<bool>,
     planner: Planner,
@@ -232,6 +235,7 @@ impl Crowd {
             decisions: Vec::with_capacity(capacity),
             corrections: Vec::with_capacity(capacity),
             overlaps: Vec::with_capacity(capacity),
+            clear: Vec::with_capacity(capacity),
             active: Vec::with_capacity(capacity),
             in_active: Vec::with_capacity(capacity),
             planner: Planner::default(),
@@ -570,7 +574,7 @@ impl Crowd {
                 yaw: a.yaw,
                 max_turn_rate: a.max_turn_rate,
                 fov_range: a.fov_range,
-                cos_half_fov: a.fov_half_angle.cos(),
+                cos_half_fov: super::angle::sin_cos(a.fov_half_angle).1,
                 repel_force: a.repel_force,
                 steer_to,
                 target: Vec2::new(a.target.x, a.target.z),
@@ -634,9 +638,13 @@ impl Crowd {
         self.pos.clear();
         self.pos.extend(self.bodies.iter().map(|b| b.pos));
         self.corrections.clear();
-        self.corrections.resize(self.bodies.len(), Vec2::ZERO);
+        self.corrections
+            .resize(self.bodies.len(), (Vec2::ZERO, true));
         self.overlaps.clear();
-        self.overlaps.resize(self.bodies.len(), (Vec2::ZERO, false));
+        self.overlaps
+            .resize(self.bodies.len(), (Vec2::ZERO, false, true));
+        self.clear.clear();
+        self.clear.resize(self.bodies.len(), true);
         // One parallel Jacobi pass over every agent finds and halves the overlaps; then
         // serial Gauss-Seidel sweeps in a fixed order over the agents still touching (the
         // list grows with every agent found overlapping one of them) until nothing moves
@@ -648,15 +656,19 @@ impl Crowd {
             par_fill(threads, &mut self.overlaps, |k| {
                 let b = &bodies[k];
                 let (c, touching) = separation(bodies, pos, grid, 1.5 * max_radius, k, |_| {});
-                (push_out(b.pos + c, b.radius, shapes, og) - b.pos, touching)
+                let (p, clear) = push_out(b.pos + c, b.radius, shapes, og);
+                (p - b.pos, touching, clear)
             });
         }
         self.active.clear();
         self.in_active.clear();
         self.in_active.resize(self.bodies.len(), false);
-        for (k, (b, &(c, touching))) in self.bodies.iter_mut().zip(&self.overlaps).enumerate() {
+        for (k, (b, &(c, touching, clear))) in
+            self.bodies.iter_mut().zip(&self.overlaps).enumerate()
+        {
             b.pos += c;
             self.pos[k] = b.pos;
+            self.clear[k] = clear;
             if touching || c != Vec2::ZERO {
                 self.active.push(k as u32);
                 self.in_active[k] = true;
@@ -683,7 +695,8 @@ impl Crowd {
                         }
                     },
                 );
-                let p = push_out(b.pos + c, b.radius, &self.shapes, &self.obstacle_grid);
+                let (p, clear) = push_out(b.pos + c, b.radius, &self.shapes, &self.obstacle_grid);
+                self.clear[k] = clear;
                 largest = largest.max(p.distance_squared(b.pos));
                 self.bodies[k].pos = p;
                 self.pos[k] = p;
@@ -693,14 +706,21 @@ impl Crowd {
             }
         }
         {
-            let (bodies, shapes, og) = (&self.bodies, &self.shapes, &self.obstacle_grid);
+            // A body whose last push-out found nothing is already clear: push_out would
+            // return its position unchanged, so it is skipped (same bits).
+            let (bodies, clear) = (&self.bodies, &self.clear);
+            let (shapes, og) = (&self.shapes, &self.obstacle_grid);
             par_fill(threads, &mut self.corrections, |k| {
-                push_out(bodies[k].pos, bodies[k].radius, shapes, og)
+                if clear[k] {
+                    (bodies[k].pos, true)
+                } else {
+                    push_out(bodies[k].pos, bodies[k].radius, shapes, og)
+                }
             });
         }
 
         // Write back by slot.
-        for (b, &p) in self.bodies.iter().zip(&self.corrections) {
+        for (b, &(p, clear)) in self.bodies.iter().zip(&self.corrections) {
             let Some(a) = self.agents.items[b.slot as usize].as_mut() else {
                 continue;
             };
@@ -709,6 +729,17 @@ impl Crowd {
                 a.state = AgentState::Invalid;
                 continue;
             }
+            // Squeezed between obstacles closer than its diameter (three rounds of push-out
+            // did not free it): it stays where it was, if that was clear, rather than end the
+            // step inside an obstacle.
+            let p = if clear
+                || clear_of_obstacles(p, b.radius, &self.shapes, &self.obstacle_grid)
+                || !clear_of_obstacles(old, b.radius, &self.shapes, &self.obstacle_grid)
+            {
+                p
+            } else {
+                old
+            };
             a.position.x = p.x;
             a.position.z = p.y;
             a.yaw = b.yaw;

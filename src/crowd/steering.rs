@@ -55,6 +55,8 @@ pub const PROJECTION_RELAXATION: f32 = 1.5;
 /// On a planned or waypoint leg, |tangent · route direction| above which an obstacle is slid
 /// along the route's way rather than toward its nearer edge.
 pub const SLIDE_FOLLOW: f32 = 0.3;
+/// Candidate neighbours buffered per steer query before they are visited.
+const CANDIDATES: usize = 64;
 /// Close neighbours remembered for the walk-ahead limit.
 const CLOSE: usize = 16;
 /// Braking time near the target: inside `speed × BRAKE_TIME` the speed falls linearly.
@@ -131,12 +133,7 @@ pub(crate) struct World<'a> {
     pub dt: f32,
 }
 
-#[inline]
-fn wrap_angle(a: f32) -> f32 {
-    let tau = core::f32::consts::TAU;
-    let a = a - tau * (a / tau).round();
-    a.clamp(-core::f32::consts::PI, core::f32::consts::PI)
-}
+use super::angle::wrap as wrap_angle;
 
 /// u(t) = (1 − t/T)², 1 at contact, 0 at the horizon.
 #[inline]
@@ -191,13 +188,9 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let same_goal2 = b.arrival_radius.max(b.radius) * b.arrival_radius.max(b.radius);
 
     let look_max2 = (look + w.max_radius) * (look + w.max_radius);
-    w.grid.query(b.pos, look + w.max_radius, |j| {
-        // Early out on the contiguous positions before touching the neighbour's body.
+    let mut visit = |j: usize| {
         let x = w.pos[j] - b.pos;
         let d2 = x.length_squared();
-        if d2 > look_max2 || j == k {
-            return;
-        }
         let o = &w.bodies[j];
         if b.mask & o.layer == 0 {
             return;
@@ -268,7 +261,23 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
                 normal: n,
             };
         }
+    };
+    // Candidates within reach (tested branch-free on the contiguous positions, so the many
+    // rejections cost no mispredictions) are collected, in query order, then visited.
+    let mut cand = [0u32; CANDIDATES];
+    let mut n_cand = 0usize;
+    w.grid.query_runs(b.pos, look + w.max_radius, |run| {
+        for j in run {
+            if n_cand == CANDIDATES {
+                cand.iter().for_each(|&c| visit(c as usize));
+                n_cand = 0;
+            }
+            let d2 = (w.pos[j] - b.pos).length_squared();
+            cand[n_cand] = j as u32;
+            n_cand += (d2 <= look_max2 && j != k) as usize;
+        }
     });
+    cand[..n_cand].iter().for_each(|&c| visit(c as usize));
 
     if settle {
         d.arrived = true;
@@ -449,9 +458,16 @@ pub(crate) fn separation(
     (corr, count > 0.0)
 }
 
-/// Pushes `p` (radius `r`) out of every obstacle near it; returns the new position.
+/// Pushes `p` (radius `r`) out of every obstacle near it (up to three rounds, each pushing out
+/// of everything it overlaps at once). Returns the new position and whether it is clear: the
+/// last round found no overlap, so `push_out` of the result returns it unchanged.
 #[inline]
-pub(crate) fn push_out(p: Vec2, r: f32, shapes: &[Option<Shape>], grid: &ObstacleGrid) -> Vec2 {
+pub(crate) fn push_out(
+    p: Vec2,
+    r: f32,
+    shapes: &[Option<Shape>],
+    grid: &ObstacleGrid,
+) -> (Vec2, bool) {
     let mut p = p;
     for _ in 0..3 {
         let mut moved = false;
@@ -470,10 +486,26 @@ pub(crate) fn push_out(p: Vec2, r: f32, shapes: &[Option<Shape>], grid: &Obstacl
                 }
             }
         });
-        p = q + acc;
         if !moved {
-            break;
+            return (p, true);
         }
+        p = q + acc;
     }
-    p
+    (p, false)
+}
+
+/// Whether a disc of radius `r` at `p` overlaps no obstacle.
+pub(crate) fn clear_of_obstacles(
+    p: Vec2,
+    r: f32,
+    shapes: &[Option<Shape>],
+    grid: &ObstacleGrid,
+) -> bool {
+    let mut clear = true;
+    grid.query(p, r, |oi| {
+        if let Some(s) = &shapes[oi] {
+            clear &= s.contact(p).distance >= r;
+        }
+    });
+    clear
 }
