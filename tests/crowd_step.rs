@@ -307,3 +307,38 @@ fn a_wall_ahead_is_reported_as_the_hit_and_never_entered() {
     assert!(saw);
     assert_eq!(c.agent(a).unwrap().state(), AgentState::Arrived);
 }
+
+#[test]
+fn a_single_file_stream_settles_into_a_blob_not_a_line() {
+    // 30 agents in single file walk to one point. Stopping at the first arrived agent met
+    // would string them out along their own way (30 × 0.6 m = 18 m); settling needs two
+    // arrived neighbours (or one blocking the way), so they wrap round into a blob.
+    let mut c = Crowd::new(30).unwrap();
+    let ids: Vec<AgentId> = (0..30)
+        .map(|i| {
+            let id = c
+                .add_agent(Vec3::new(0.0, 0.0, 5.0 + 0.9 * i as f32), 3.14, 1.3, 0.3)
+                .unwrap();
+            c.set_target(id, Vec3::ZERO, 0.3).unwrap();
+            id
+        })
+        .collect();
+    for _ in 0..1200 {
+        c.step(0.1, 1).unwrap();
+    }
+    let states: Vec<AgentState> = ids.iter().map(|&id| c.agent(id).unwrap().state()).collect();
+    assert!(
+        states.iter().all(|&s| s == AgentState::Arrived),
+        "{states:?}"
+    );
+    let farthest = ids
+        .iter()
+        .map(|&id| c.agent(id).unwrap().position.length())
+        .fold(0.0f32, f32::max);
+    // A hexagonal disc of 30 discs of radius 0.3 has a radius of about 1.8 m (settling at the
+    // first arrived neighbour met left them strung out to 7.4 m).
+    assert!(
+        farthest < 4.0,
+        "the blob reaches {farthest} m from the goal"
+    );
+}

@@ -584,6 +584,7 @@ impl Crowd {
                 layer: a.layer,
                 mask: a.mask,
                 arrived: a.state == AgentState::Arrived,
+                blocked: a.state == AgentState::Blocked,
                 settled_at: a.settled_at,
                 id,
                 slot: slot as u32,

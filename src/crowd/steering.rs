@@ -28,7 +28,8 @@
 //! a crush does not compress).
 //!
 //! **Arrive and settle**: within `arrival_radius` of its target an agent is arrived and stops;
-//! an agent touching an arrived agent with the same target that is closer to it settles too,
+//! an agent touching two arrived agents with the same target that are closer to it (or one,
+//! right at the target) settles too,
 //! so a crowd sharing one destination forms a still blob instead of pushing forever.
 //!
 //! **Project**: after moving, overlapping agents are pushed apart (Jacobi iterations; each pair
@@ -81,6 +82,8 @@ pub(crate) struct Body {
     pub id: u32,
     pub slot: u32,
     pub arrived: bool,
+    /// It was blocked (made little progress) in the last step.
+    pub blocked: bool,
     /// The route point is the final target (arrival applies).
     pub final_leg: bool,
     pub speed: f32,
@@ -181,7 +184,10 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let v_i = g * v_pref;
     let mut dir = g;
     let mut min_t = f32::INFINITY;
-    let mut settle = false;
+    // Arrived neighbours (same goal, closer to it) this agent touches; whether one of them
+    // touches the goal's own arrival circle.
+    let mut settle_by = 0u32;
+    let mut settle_near = false;
     let near = 2.0 * b.speed * w.dt + 0.5 * b.radius;
     let mut close = [(Vec2::ZERO, 0.0f32); CLOSE];
     let mut n_close = 0;
@@ -208,7 +214,8 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
                 || goal_dist <= b.arrival_radius + 2.0 * r)
             && o.pos.distance_squared(b.target) < goal_dist * goal_dist
         {
-            settle = true;
+            settle_by += 1;
+            settle_near |= goal_dist <= b.arrival_radius + 2.0 * r;
         }
         // Close moving neighbours limit how far the agent may walk this step (arrived ones
         // are pushed aside instead).
@@ -279,7 +286,11 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     });
     cand[..n_cand].iter().for_each(|&c| visit(c as usize));
 
-    if settle {
+    // Settling needs two such neighbours (or one right at the goal, or one it has been
+    // blocked against for a step): a stream arriving in single file then wraps round the first
+    // arrivals into a blob instead of stopping nose to tail in a line that grows back along
+    // its own way (and, through a door, plugs it).
+    if settle_by >= 2 || (settle_by == 1 && (settle_near || b.blocked)) {
         d.arrived = true;
         d.settled_at = goal_dist;
         d.hit = HitOut::default();
