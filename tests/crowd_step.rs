@@ -317,7 +317,12 @@ fn a_single_file_stream_settles_into_a_blob_not_a_line() {
     let ids: Vec<AgentId> = (0..30)
         .map(|i| {
             let id = c
-                .add_agent(Vec3::new(0.0, 0.0, 5.0 + 0.9 * i as f32), 3.14, 1.3, 0.3)
+                .add_agent(
+                    Vec3::new(0.0, 0.0, 5.0 + 0.9 * i as f32),
+                    core::f32::consts::PI,
+                    1.3,
+                    0.3,
+                )
                 .unwrap();
             c.set_target(id, Vec3::ZERO, 0.3).unwrap();
             id
