@@ -200,6 +200,13 @@ pub struct ObstacleGrid {
     items: Vec<u32>,
     /// Cell rectangle (x0, z0, x1, z1) of each listed obstacle.
     rects: Vec<[i32; 4]>,
+    /// The bounding boxes of the last build (to list them again with a larger halo).
+    boxes: Vec<Option<(Vec2, Vec2)>>,
+    /// Halo lists (see [`Self::ensure_halo`]): `near_items[near_start[c]..near_start[c + 1]]`
+    /// are the obstacles whose box grown by `halo` overlaps cell c. `halo == 0`: none built.
+    halo: f32,
+    near_start: Vec<u32>,
+    near_items: Vec<u32>,
 }
 
 /// Smallest cell the obstacle grid prefers (unless there are many obstacles), metres.
@@ -207,6 +214,9 @@ const OBSTACLE_CELL_MIN: f32 = 4.0;
 
 /// Most cells the obstacle grid uses.
 const MAX_OBSTACLE_CELLS: f32 = 65_536.0;
+
+/// Widest halo (in cells) worth listing; a wider look-ahead uses the cell-by-cell query.
+const MAX_HALO_CELLS: f32 = 3.0;
 
 impl ObstacleGrid {
     /// Lists obstacle `i` (bounding box `boxes[i]` = (min, max)) in every cell it overlaps;
@@ -226,6 +236,11 @@ impl ObstacleGrid {
         self.items.clear();
         self.rects.clear();
         self.rects.resize(boxes.len(), [0, 0, -1, -1]);
+        self.boxes.clear();
+        self.boxes.extend_from_slice(boxes);
+        self.halo = 0.0;
+        self.near_start.clear();
+        self.near_items.clear();
         if count == 0 {
             self.nx = 0;
             self.nz = 0;
@@ -283,15 +298,87 @@ impl ObstacleGrid {
         }
     }
 
+    #[inline]
     fn clamp_cell(&self, p: Vec2) -> (i32, i32) {
         let (x, z) = cell_of(p - self.origin, self.inv);
         (x.clamp(0, self.nx - 1), z.clamp(0, self.nz - 1))
     }
 
+    #[inline]
     fn rect(&self, a: Vec2, b: Vec2) -> [i32; 4] {
         let (x0, z0) = self.clamp_cell(a);
         let (x1, z1) = self.clamp_cell(b);
         [x0, z0, x1, z1]
+    }
+
+    /// Lists, per cell, every obstacle whose bounding box grown by at least `halo` overlaps it,
+    /// so that [`Self::query_near`] with a radius up to `halo` reads a single list. Does
+    /// nothing when the lists already cover `halo`; lists with 25 % to spare when they do not
+    /// (so a slowly growing look-ahead does not re-list every step). A halo wider than three
+    /// cells is not listed (`query_near` then falls back to [`Self::query`]).
+    pub fn ensure_halo(&mut self, halo: f32) {
+        if self.nx == 0 || halo <= self.halo || halo > MAX_HALO_CELLS * self.cell {
+            return;
+        }
+        let halo = (1.25 * halo).min(MAX_HALO_CELLS * self.cell);
+        let cells = (self.nx * self.nz) as usize;
+        let grown = |bx: &Option<(Vec2, Vec2)>| {
+            bx.map(|(a, b)| (a - Vec2::splat(halo), b + Vec2::splat(halo)))
+        };
+        self.near_start.clear();
+        self.near_start.resize(cells + 1, 0);
+        for (a, b) in self.boxes.iter().filter_map(grown) {
+            let r = self.rect(a, b);
+            for cz in r[1]..=r[3] {
+                for cx in r[0]..=r[2] {
+                    self.near_start[(cz * self.nx + cx) as usize + 1] += 1;
+                }
+            }
+        }
+        for c in 0..cells {
+            self.near_start[c + 1] += self.near_start[c];
+        }
+        self.near_items.clear();
+        self.near_items.resize(self.near_start[cells] as usize, 0);
+        for (i, bx) in self.boxes.iter().enumerate() {
+            if let Some((a, b)) = grown(bx) {
+                let r = self.rect(a, b);
+                for cz in r[1]..=r[3] {
+                    for cx in r[0]..=r[2] {
+                        let c = (cz * self.nx + cx) as usize;
+                        self.near_items[self.near_start[c] as usize] = i as u32;
+                        self.near_start[c] += 1;
+                    }
+                }
+            }
+        }
+        // The fill advanced every start to the next cell's: shift back.
+        for c in (1..=cells).rev() {
+            self.near_start[c] = self.near_start[c - 1];
+        }
+        self.near_start[0] = 0;
+        self.halo = halo;
+    }
+
+    /// Calls `f(obstacle_index)` once for each obstacle that may lie within the square of half
+    /// side `radius` around `p` (a superset, like [`Self::query`], in a fixed order): with
+    /// `radius` ≤ the listed halo, one list — the halo list of the cell holding `p`'s
+    /// projection onto the grid (projection onto a rectangle brings points no farther apart,
+    /// so nothing within `radius` of `p` is missed); otherwise [`Self::query`].
+    #[inline]
+    pub fn query_near(&self, p: Vec2, radius: f32, mut f: impl FnMut(usize)) {
+        if self.nx == 0 {
+            return;
+        }
+        if radius > self.halo {
+            return self.query(p, radius, f);
+        }
+        let (cx, cz) = self.clamp_cell(p);
+        let c = (cz * self.nx + cx) as usize;
+        let (a, b) = (self.near_start[c] as usize, self.near_start[c + 1] as usize);
+        for &i in &self.near_items[a..b] {
+            f(i as usize);
+        }
     }
 
     /// Calls `f(obstacle_index)` once for each obstacle whose cells overlap the square of half
@@ -414,5 +501,49 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn halo_lists_hold_every_obstacle_within_the_radius() {
+        let boxes: Vec<Option<(Vec2, Vec2)>> = (0..60)
+            .map(|i| {
+                let a = Vec2::new((i * 37 % 50) as f32 * 1.7, (i * 11 % 40) as f32 * 2.3);
+                if i % 9 == 4 {
+                    None
+                } else {
+                    Some((a, a + Vec2::new(0.5 + (i % 4) as f32, 0.3 + (i % 3) as f32)))
+                }
+            })
+            .collect();
+        let mut g = ObstacleGrid::default();
+        g.build(&boxes);
+        g.ensure_halo(4.5);
+        assert!(g.halo >= 4.5);
+        for k in 0..400 {
+            // Inside the grid and well outside it.
+            let p = Vec2::new(k as f32 * 0.61 - 40.0, (k * 7 % 130) as f32 - 20.0);
+            for radius in [0.3, 2.0, 4.5] {
+                let mut near = Vec::new();
+                g.query_near(p, radius, |i| near.push(i));
+                let mut sorted = near.clone();
+                sorted.sort();
+                sorted.dedup();
+                assert_eq!(sorted.len(), near.len(), "duplicates");
+                // Every obstacle whose box comes within `radius` of p (on either axis).
+                for (i, b) in boxes.iter().enumerate() {
+                    if let Some((a, b)) = b {
+                        let gap = (p.clamp(*a, *b) - p).abs().max_element();
+                        assert!(
+                            gap > radius || near.contains(&i),
+                            "{p} r {radius}: misses {i}"
+                        );
+                    }
+                }
+            }
+        }
+        // A look-ahead wider than the listed halo falls back to the cell query.
+        let mut far = Vec::new();
+        g.query_near(Vec2::new(30.0, 30.0), 100.0, |i| far.push(i));
+        assert_eq!(far.len(), boxes.iter().flatten().count());
     }
 }

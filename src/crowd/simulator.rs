@@ -595,6 +595,9 @@ impl Crowd {
             return;
         }
 
+        // Obstacle halo lists covering every look-ahead (listed again only when it grows).
+        self.obstacle_grid.ensure_halo(max_look);
+
         // Steer: grid over the look-ahead, agents in cell order.
         let cell = AgentGrid::cell_for(max_look + max_radius, 2.0 * max_radius);
         self.grid.build(self.bodies.iter().map(|b| b.pos), cell);
@@ -619,7 +622,10 @@ impl Crowd {
             };
             par_fill(threads, &mut self.decisions, |k| steer(&world, k));
         }
+        let mut fastest = 0.0f32;
         for (b, d) in self.sorted.iter_mut().zip(&self.decisions) {
+            fastest = fastest.max(d.vel.length());
+            b.clearance = d.clearance;
             b.yaw = d.yaw;
             b.vel = d.vel;
             b.pos += d.vel * dt;
@@ -651,12 +657,19 @@ impl Crowd {
         // list grows with every agent found overlapping one of them) until nothing moves
         // more than CONVERGED × the largest radius. Same bits for any thread count.
         let still = (CONVERGED * max_radius) * (CONVERGED * max_radius);
+        // Two agents at least this far apart before moving cannot overlap after it: their
+        // overlap search finds nothing and is skipped (same bits).
+        let apart = 2.0 * fastest * dt * (1.0 + 1e-4) + 1e-4 * max_radius;
         {
             let (bodies, pos, grid) = (&self.bodies, &self.pos, &self.grid);
             let (shapes, og) = (&self.shapes, &self.obstacle_grid);
             par_fill(threads, &mut self.overlaps, |k| {
                 let b = &bodies[k];
-                let (c, touching) = separation(bodies, pos, grid, 1.5 * max_radius, k, |_| {});
+                let (c, touching) = if b.clearance > apart {
+                    (Vec2::ZERO, false)
+                } else {
+                    separation(bodies, pos, grid, 1.5 * max_radius, k, |_| {})
+                };
                 let (p, clear) = push_out(b.pos + c, b.radius, shapes, og);
                 (p - b.pos, touching, clear)
             });

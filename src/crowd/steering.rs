@@ -100,6 +100,8 @@ pub(crate) struct Body {
     pub pref_dir: Vec2,
     pub pref_speed: f32,
     pub hit: HitOut,
+    /// A lower bound on the gap to every other agent before moving (0: unknown).
+    pub clearance: f32,
 }
 
 /// The hit a steer decision reports (2D; the simulator adds y).
@@ -121,6 +123,11 @@ pub(crate) struct Decision {
     pub pref_dir: Vec2,
     pub pref_speed: f32,
     pub hit: HitOut,
+    /// A lower bound on the gap between this agent's disc and every other agent's before
+    /// moving: the nearest candidate of the steer query (or the query's reach), 0 when the
+    /// agent did not look (arrived). The projection skips its overlap search when no two
+    /// agents can have closed that gap in one step.
+    pub clearance: f32,
 }
 
 /// The read-only world of a steer phase.
@@ -194,9 +201,11 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let same_goal2 = b.arrival_radius.max(b.radius) * b.arrival_radius.max(b.radius);
 
     let look_max2 = (look + w.max_radius) * (look + w.max_radius);
+    let mut nearest2 = f32::INFINITY;
     let mut visit = |j: usize| {
         let x = w.pos[j] - b.pos;
         let d2 = x.length_squared();
+        nearest2 = nearest2.min(d2);
         let o = &w.bodies[j];
         if b.mask & o.layer == 0 {
             return;
@@ -285,6 +294,10 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         }
     });
     cand[..n_cand].iter().for_each(|&c| visit(c as usize));
+    // Every agent not visited is beyond look + max_radius, a gap of at least fov_range.
+    d.clearance = (nearest2.sqrt() - b.radius - w.max_radius)
+        .min(b.fov_range)
+        .max(0.0);
 
     // Settling needs two such neighbours (or one right at the goal, or one it has been
     // blocked against for a step): a stream arriving in single file then wraps round the first
@@ -298,13 +311,27 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     }
 
     let reach_s = b.fov_range;
-    w.obstacles.query(b.pos, look, |oi| {
+    w.obstacles.query_near(b.pos, look, |oi| {
         let Some(shape) = &w.shapes[oi] else {
             return;
         };
-        let reach = look + shape.bounding_radius();
-        if b.pos.distance_squared(shape.center) > reach * reach {
+        let bound = shape.bounding_radius();
+        let m = b.pos - shape.center;
+        let m2 = m.length_squared();
+        let reach = look + bound;
+        if m2 > reach * reach {
             return;
+        }
+        // The ray below can only hit inside the bounding circle grown by the radius: when the
+        // walk line misses that circle (or meets it beyond the look-ahead), so does the ray.
+        let grown = (bound + b.radius) * (1.0 + 1e-5) + 1e-5;
+        let outside = m2 - grown * grown;
+        if outside > 0.0 {
+            let bq = m.dot(g);
+            let disc = bq * bq - outside;
+            if bq >= 0.0 || disc < 0.0 || -bq - disc.sqrt() > reach_s * (1.0 + 1e-5) + 1e-5 {
+                return;
+            }
         }
         let c = shape.contact(b.pos);
         let gap = c.distance - b.radius;
@@ -484,7 +511,7 @@ pub(crate) fn push_out(
         let mut moved = false;
         let q = p;
         let mut acc = Vec2::ZERO;
-        grid.query(q, r, |oi| {
+        grid.query_near(q, r, |oi| {
             if let Some(s) = &shapes[oi] {
                 let reach = r + s.bounding_radius();
                 if (q + acc).distance_squared(s.center) >= reach * reach {
@@ -513,7 +540,7 @@ pub(crate) fn clear_of_obstacles(
     grid: &ObstacleGrid,
 ) -> bool {
     let mut clear = true;
-    grid.query(p, r, |oi| {
+    grid.query_near(p, r, |oi| {
         if let Some(s) = &shapes[oi] {
             clear &= s.contact(p).distance >= r;
         }
