@@ -205,8 +205,16 @@ fn main() {
         worst_pen = worst_pen.max(m.max_agent_penetration);
         if m.arrived < m.agents {
             failures.push(format!(
-                "{}: {} of {} arrived",
-                case.name, m.arrived, m.agents
+                "{}: {} of {} arrived ({} could not have in {:.0} s even walking straight; \
+                 {} still moving, {} blocked, {} other)",
+                case.name,
+                m.arrived,
+                m.agents,
+                m.unreachable,
+                m.simulated,
+                m.unfinished[0],
+                m.unfinished[1],
+                m.unfinished[2]
             ));
         }
         if m.obstacle_collisions > 0 {

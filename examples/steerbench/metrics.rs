@@ -34,6 +34,11 @@ pub struct Metrics {
     /// Mean energy / least possible energy for the straight route (3.35 J/kg per metre).
     pub energy_ratio: f32,
     pub simulated: f32,
+    /// Agents not finished whose goal sequence, walked straight at their desired speed, takes
+    /// longer than the simulated time.
+    pub unreachable: usize,
+    /// Agents not finished, by state at the end: moving, blocked, other.
+    pub unfinished: [usize; 3],
     pub steps: usize,
     pub wall_ms: f64,
 }
@@ -180,6 +185,18 @@ pub fn run(
             from = g;
         }
         let ideal = (ideal - a.radius).max(1e-3);
+        if finished[i].is_none() {
+            if ideal / a.speed > time {
+                m.unreachable += 1;
+            } else {
+                let k = match case.crowd.agent(a.id).expect("live").state() {
+                    AgentState::Moving => 0,
+                    AgentState::Blocked => 1,
+                    _ => 2,
+                };
+                m.unfinished[k] += 1;
+            }
+        }
         if let Some(t) = finished[i] {
             m.arrived += 1;
             t_sum += t;
