@@ -1,43 +1,16 @@
 //! Crowd step cost at fixed density (one agent per 16 m², one obstacle per ten agents):
-//! 1 k / 10 k / 100 k agents on one thread, and 10 k on two threads.
+//! 1 k / 10 k / 100 k agents on one thread, and 10 k on two threads. The scene is
+//! [`Scenario::benchmark`]; `examples/crowd_timer.rs` times the same scene step by step.
 
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use glam::{Vec2, Vec3};
-use wayfarer::crowd::scenario::SplitMix;
-use wayfarer::crowd::{Crowd, Obstacle};
+use wayfarer::crowd::scenario::Scenario;
+use wayfarer::crowd::Crowd;
 
-/// `n` agents crossing a square to the mirrored point, among `n / 10` small obstacles.
+/// The benchmark scene after three warm-up steps (obstacle index, first grid builds).
 fn field(n: usize) -> Crowd {
-    let half = (n as f32 * 16.0).sqrt() / 2.0;
-    let mut rng = SplitMix(42);
-    let mut c = Crowd::new(n).unwrap();
-    for i in 0..n / 10 {
-        let p = Vec3::new(rng.range(-half, half), 0.0, rng.range(-half, half));
-        let ob = if i % 2 == 0 {
-            Obstacle::Circle {
-                center: p,
-                radius: rng.range(0.3, 1.0),
-            }
-        } else {
-            Obstacle::OrientedBox {
-                center: p,
-                half_x: rng.range(0.3, 1.0),
-                half_z: rng.range(0.3, 1.0),
-                yaw: rng.range(0.0, 3.0),
-            }
-        };
-        c.add_obstacle(ob).unwrap();
-    }
-    for _ in 0..n {
-        let p = Vec2::new(rng.range(-half, half), rng.range(-half, half));
-        let id = c
-            .add_agent(Vec3::new(p.x, 0.0, p.y), rng.range(-3.1, 3.1), 1.3, 0.3)
-            .unwrap();
-        c.set_target(id, Vec3::new(-p.x, 0.0, -p.y), 0.3).unwrap();
-    }
-    // Warm-up: obstacle index, first grid builds.
+    let mut c = Scenario::benchmark(n).crowd;
     for _ in 0..3 {
         c.step(0.1, 1).unwrap();
     }

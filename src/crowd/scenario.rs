@@ -243,6 +243,47 @@ impl Scenario {
         s
     }
 
+    /// The speed benchmark's scene (`benches/crowd.rs`, `examples/crowd_timer.rs`): `n`
+    /// agents (r 0.3 m, 1.3 m/s, random headings) at one per 16 m² of a square, each crossing
+    /// to its mirror point through the centre, among `n / 10` random circles and oriented boxes
+    /// (0.3–1 m), direct routes, seed 42.
+    pub fn benchmark(n: usize) -> Self {
+        let mut s = Self::empty("benchmark", n);
+        let half = (n as f32 * 16.0).sqrt() / 2.0;
+        let mut rng = SplitMix(42);
+        for i in 0..n / 10 {
+            let p = Vec3::new(rng.range(-half, half), 0.0, rng.range(-half, half));
+            let ob = if i % 2 == 0 {
+                Obstacle::Circle {
+                    center: p,
+                    radius: rng.range(0.3, 1.0),
+                }
+            } else {
+                Obstacle::OrientedBox {
+                    center: p,
+                    half_x: rng.range(0.3, 1.0),
+                    half_z: rng.range(0.3, 1.0),
+                    yaw: rng.range(0.0, 3.0),
+                }
+            };
+            s.crowd.add_obstacle(ob).expect("valid obstacle");
+        }
+        for _ in 0..n {
+            let p = Vec2::new(rng.range(-half, half), rng.range(-half, half));
+            let yaw = rng.range(-3.1, 3.1);
+            let id = s
+                .crowd
+                .add_agent(Vec3::new(p.x, 0.0, p.y), yaw, 1.3, 0.3)
+                .expect("valid agent");
+            s.crowd
+                .set_target(id, Vec3::new(-p.x, 0.0, -p.y), 0.3)
+                .expect("valid target");
+            s.agents.push(id);
+            s.ideal.push(2.0 * p.length() / 1.3);
+        }
+        s
+    }
+
     /// Steps until every agent has arrived or `max_time` passes, measuring as it goes.
     /// `trace`, if given, receives every agent's position after every step.
     pub fn run(

@@ -1,0 +1,40 @@
+//! Times the crowd step on the speed benchmark's scene ([`Scenario::benchmark`]), step by step:
+//! `cargo run --release --example crowd_timer -- [agents] [steps] [threads]` (defaults 10000,
+//! 100, 1). Prints the best and mean step and a hash of the final positions (equal hashes:
+//! equal bits, e.g. across thread counts).
+
+use std::time::Instant;
+
+use wayfarer::crowd::scenario::Scenario;
+
+fn arg(i: usize, default: usize) -> usize {
+    std::env::args()
+        .nth(i)
+        .map(|s| s.parse().expect("a whole number"))
+        .unwrap_or(default)
+}
+
+fn main() {
+    let (n, steps, threads) = (arg(1, 10_000), arg(2, 100).max(1), arg(3, 1));
+    let mut c = Scenario::benchmark(n).crowd;
+    // Warm-up, as in benches/crowd.rs: obstacle index, first grid builds.
+    for _ in 0..3 {
+        c.step(0.1, 1).unwrap();
+    }
+    let (mut best, mut total) = (f64::INFINITY, 0.0);
+    for _ in 0..steps {
+        let t = Instant::now();
+        c.step(0.1, threads).unwrap();
+        let ms = t.elapsed().as_secs_f64() * 1e3;
+        best = best.min(ms);
+        total += ms;
+    }
+    let hash = c.agents().fold(0u64, |h, (_, a)| {
+        let bits = (a.position.x.to_bits() as u64) << 32 | a.position.z.to_bits() as u64;
+        (h ^ bits).wrapping_mul(0x0100_0000_01b3)
+    });
+    println!(
+        "{n} agents, {threads} thread(s), {steps} steps: best {best:.3} ms, mean {:.3} ms, hash {hash:016x}",
+        total / steps as f64
+    );
+}
