@@ -103,25 +103,90 @@ impl Columns {
     }
 }
 
-/// One chunk's columns (see the module docs), reused for every chunk.
-pub(super) struct Lanes {
-    // Pass 1 inputs and outputs (f64).
+/// Copies of the columns for a chunk that cannot read them in place (the last, partial chunk;
+/// legs patched for lanes past their first leg), reused for every chunk.
+pub(super) struct Inputs {
     t: [f64; CHUNK],
     t0: [f64; CHUNK],
     span: [f64; CHUNK],
     end: [f64; CHUNK],
     wrap: [u64; CHUNK],
-    tau: [f64; CHUNK],
-    dir: [f64; CHUNK],
-    scalar: [bool; CHUNK],
-    // Pass 3 inputs: the leg (the first one, replaced in pass 2 for later legs).
     multi: [bool; CHUNK],
+    path: [u32; CHUNK],
     leg_t: [f64; CHUNK],
     inv_dt: [f64; CHUNK],
     d0: [f64; CHUNK],
     delta: [f64; CHUNK],
     ease: [[f32; CHUNK]; 3],
     face: [[f32; CHUNK]; 2],
+}
+
+impl Inputs {
+    pub(super) fn new() -> Self {
+        Self {
+            t: [0.0; CHUNK],
+            t0: [0.0; CHUNK],
+            span: [1.0; CHUNK],
+            end: [1.0; CHUNK],
+            wrap: [0; CHUNK],
+            multi: [false; CHUNK],
+            path: [0; CHUNK],
+            leg_t: [0.0; CHUNK],
+            inv_dt: [0.0; CHUNK],
+            d0: [0.0; CHUNK],
+            delta: [0.0; CHUNK],
+            ease: [[0.0; CHUNK]; 3],
+            face: [[1.0; CHUNK]; 2],
+        }
+    }
+}
+
+/// Lanes `start..start + m` of `col` as a full chunk: in place when there are `CHUNK` of
+/// them, else copied into `buf` (the spare lanes keep whatever `buf` held).
+#[inline(always)]
+fn chunk_of<'a, T: Copy>(
+    col: &'a [T],
+    start: usize,
+    m: usize,
+    buf: &'a mut [T; CHUNK],
+) -> &'a [T; CHUNK] {
+    match col.get(start..start + CHUNK) {
+        Some(s) if m == CHUNK => s.try_into().expect("CHUNK lanes"),
+        _ => {
+            buf[..m].copy_from_slice(&col[start..start + m]);
+            buf
+        }
+    }
+}
+
+/// [`chunk_of`], always copied (for lanes to be patched).
+#[inline(always)]
+fn chunk_copy<'a, T: Copy>(
+    col: &[T],
+    start: usize,
+    m: usize,
+    buf: &'a mut [T; CHUNK],
+) -> &'a mut [T; CHUNK] {
+    buf[..m].copy_from_slice(&col[start..start + m]);
+    buf
+}
+
+/// The leg inputs of pass 3 (one chunk).
+struct LegIn<'a> {
+    t: &'a [f64; CHUNK],
+    inv_dt: &'a [f64; CHUNK],
+    d0: &'a [f64; CHUNK],
+    delta: &'a [f64; CHUNK],
+    ease: [&'a [f32; CHUNK]; 3],
+    face: [&'a [f32; CHUNK]; 2],
+}
+
+/// One chunk's intermediate columns (see the module docs), reused for every chunk.
+pub(super) struct Lanes {
+    // Pass 1 outputs (f64).
+    tau: [f64; CHUNK],
+    dir: [f64; CHUNK],
+    scalar: [bool; CHUNK],
     // Pass 3 outputs.
     dist: [f32; CHUNK],
     /// `clean(dist)`, the distance the span search takes.
@@ -131,7 +196,6 @@ pub(super) struct Lanes {
     state: [NpcState; CHUNK],
     /// Lanes sampled by the scalar code in pass 2: lane and sample.
     fixed: [(u8, ScheduleSample); CHUNK],
-    path: [u32; CHUNK],
     // Pass 4 → 5: the span; pass 5 → 6: curve parameter.
     sp: [Span; CHUNK],
     param: [f32; CHUNK],
@@ -149,28 +213,15 @@ pub(super) struct Lanes {
 impl Lanes {
     pub(super) fn new() -> Self {
         Self {
-            t: [0.0; CHUNK],
-            t0: [0.0; CHUNK],
-            span: [1.0; CHUNK],
-            end: [1.0; CHUNK],
-            wrap: [0; CHUNK],
             tau: [0.0; CHUNK],
             dir: [1.0; CHUNK],
             scalar: [false; CHUNK],
-            multi: [false; CHUNK],
-            leg_t: [0.0; CHUNK],
-            inv_dt: [0.0; CHUNK],
-            d0: [0.0; CHUNK],
-            delta: [0.0; CHUNK],
-            ease: [[0.0; CHUNK]; 3],
-            face: [[1.0; CHUNK]; 2],
             dist: [0.0; CHUNK],
             d: [0.0; CHUNK],
             speed: [0.0; CHUNK],
             facing: [1.0; CHUNK],
             state: [NpcState::Moving; CHUNK],
             fixed: [(0, ScheduleSample::default()); CHUNK],
-            path: [0; CHUNK],
             sp: [Span::SENTINEL; CHUNK],
             param: [0.0; CHUNK],
             pos: [Vec3A::ZERO; CHUNK],
@@ -206,12 +257,18 @@ fn clamp_f32(x: f32, lo: f32, hi: f32) -> f32 {
     }
 }
 
-/// Pass 1 (lanes): local times, directions and the scalar flags.
+/// Pass 1 (lanes): local times, directions and the scalar flags, for world times `time(j)`.
 #[inline(always)]
-fn local_times<const ROUND: bool>(l: &mut Lanes) {
+fn local_times<const ROUND: bool>(
+    time: impl Fn(usize) -> f64,
+    t0: &[f64; CHUNK],
+    span: &[f64; CHUNK],
+    end: &[f64; CHUNK],
+    wrap: &[u64; CHUNK],
+    l: &mut Lanes,
+) {
     for j in 0..CHUNK {
-        let (tau, dir, scalar) =
-            local_time_lane::<ROUND>(l.t[j], l.t0[j], l.span[j], l.end[j], l.wrap[j]);
+        let (tau, dir, scalar) = local_time_lane::<ROUND>(time(j), t0[j], span[j], end[j], wrap[j]);
         l.tau[j] = tau;
         l.dir[j] = dir;
         l.scalar[j] = scalar;
@@ -220,19 +277,19 @@ fn local_times<const ROUND: bool>(l: &mut Lanes) {
 
 /// Pass 3 (lanes): position on the leg, easing, distance, speed, facing and state.
 #[inline(always)]
-fn legs(l: &mut Lanes) {
+fn legs(g: &LegIn<'_>, l: &mut Lanes) {
     for j in 0..CHUNK {
-        let (inv_dt, delta, dir) = (l.inv_dt[j], l.delta[j], l.dir[j]);
-        let x = unit_clamp_f64((l.tau[j] - l.leg_t[j]) * inv_dt);
-        let (a1, a2, a3) = (l.ease[0][j], l.ease[1][j], l.ease[2][j]);
+        let (inv_dt, delta, dir) = (g.inv_dt[j], g.delta[j], l.dir[j]);
+        let x = unit_clamp_f64((l.tau[j] - g.t[j]) * inv_dt);
+        let (a1, a2, a3) = (g.ease[0][j], g.ease[1][j], g.ease[2][j]);
         let (u, du) = ease_lane(a1 as f64, a2 as f64, a3 as f64, x);
-        let dist = (l.d0[j] + delta * u) as f32;
+        let dist = (g.d0[j] + delta * u) as f32;
         l.dist[j] = dist;
         l.d[j] = clean(dist);
         l.speed[j] = (dir * delta * du * inv_dt) as f32;
         // `back` on the way back of a ping-pong, else `fwd`; both are ±1, so this is exact
         // (and a select of two loads would not vectorise).
-        let (fwd, back) = (l.face[0][j], l.face[1][j]);
+        let (fwd, back) = (g.face[0][j], g.face[1][j]);
         l.facing[j] = fwd * if dir < 0.0 { fwd * back } else { 1.0 };
         l.state[j] = if delta == 0.0 {
             NpcState::Holding
@@ -317,6 +374,7 @@ impl ScheduleSet {
     fn chunk<const ROUND: bool>(
         &self,
         l: &mut Lanes,
+        inp: &mut Inputs,
         start: usize,
         m: usize,
         times: Times<'_>,
@@ -329,35 +387,56 @@ impl ScheduleSet {
         // This chunk's hints: `hs[2j]` and `hs[2j + 1]` for lane `j`.
         let mut hs = hints.as_deref_mut().map(|h| &mut h[2 * start..2 * end]);
         let c = &self.lanes;
-        match times {
-            Times::One(t) => l.t = [t; CHUNK],
-            Times::PerNpc(ts) => l.t[..m].copy_from_slice(&ts[start..end]),
-        }
-        l.t0[..m].copy_from_slice(&c.t0[start..end]);
-        l.span[..m].copy_from_slice(&c.span[start..end]);
-        l.end[..m].copy_from_slice(&c.end[start..end]);
-        l.wrap[..m].copy_from_slice(&c.wrap[start..end]);
-        l.multi[..m].copy_from_slice(&c.multi[start..end]);
-        l.leg_t[..m].copy_from_slice(&c.t0[start..end]);
-        l.inv_dt[..m].copy_from_slice(&c.inv_dt[start..end]);
-        l.d0[..m].copy_from_slice(&c.d0[start..end]);
-        l.delta[..m].copy_from_slice(&c.delta[start..end]);
-        for (lane, col) in l.ease.iter_mut().zip(&c.ease) {
-            lane[..m].copy_from_slice(&col[start..end]);
-        }
-        for (lane, col) in l.face.iter_mut().zip(&c.face) {
-            lane[..m].copy_from_slice(&col[start..end]);
-        }
-        l.path[..m].copy_from_slice(&c.path[start..end]);
-        local_times::<ROUND>(l);
+        let t0 = chunk_of(&c.t0, start, m, &mut inp.t0);
+        let span = chunk_of(&c.span, start, m, &mut inp.span);
+        let t_end = chunk_of(&c.end, start, m, &mut inp.end);
+        let wrap = chunk_of(&c.wrap, start, m, &mut inp.wrap);
+        let multi = chunk_of(&c.multi, start, m, &mut inp.multi);
+        let paths = chunk_of(&c.path, start, m, &mut inp.path);
+        let ts = match times {
+            Times::One(t) => {
+                local_times::<ROUND>(|_| t, t0, span, t_end, wrap, l);
+                None
+            }
+            Times::PerNpc(ts) => {
+                let ts = chunk_of(ts, start, m, &mut inp.t);
+                local_times::<ROUND>(|j| ts[j], t0, span, t_end, wrap, l);
+                Some(ts)
+            }
+        };
+        let time = |j: usize| match (times, ts) {
+            (Times::One(t), _) => t,
+            (_, Some(ts)) => ts[j],
+            (Times::PerNpc(_), None) => unreachable!(),
+        };
 
-        // Pass 2: legs. Lanes on their first leg already hold it (leg hint 0). Lanes flagged
-        // in pass 1 are sampled whole here and patched in after pass 3 (`fixed` remembers
-        // them); other lanes of schedules with several legs look their leg up.
+        // Pass 2: legs. Lanes on their first leg read it from the columns (leg hint 0).
+        // Lanes flagged in pass 1 are sampled whole here and patched in after pass 3
+        // (`fixed` remembers them); other lanes of schedules with several legs look their
+        // leg up and patch a copy of the leg columns.
         let mut n_fixed = 0;
         let hinted = hs.is_some();
+        let patch = multi[..m].iter().any(|&x| x);
+        let mut copies = patch.then(|| {
+            (
+                chunk_copy(&c.t0, start, m, &mut inp.leg_t),
+                chunk_copy(&c.inv_dt, start, m, &mut inp.inv_dt),
+                chunk_copy(&c.d0, start, m, &mut inp.d0),
+                chunk_copy(&c.delta, start, m, &mut inp.delta),
+                inp.ease.each_mut(),
+                inp.face.each_mut(),
+            )
+        });
+        if let Some((_, _, _, _, ease, face)) = copies.as_mut() {
+            for (buf, col) in ease.iter_mut().zip(&c.ease) {
+                buf[..m].copy_from_slice(&col[start..end]);
+            }
+            for (buf, col) in face.iter_mut().zip(&c.face) {
+                buf[..m].copy_from_slice(&col[start..end]);
+            }
+        }
         for j in 0..m {
-            if !(l.scalar[j] | l.multi[j]) {
+            if !(l.scalar[j] | multi[j]) {
                 if let Some(h) = hs.as_deref_mut() {
                     h[2 * j] = 0;
                 }
@@ -367,28 +446,54 @@ impl ScheduleSet {
             let mut leg = hint_of(&hs, 2 * j);
             let view = self.view(npc);
             if l.scalar[j] {
-                let s = view.sample(l.t[j], hinted.then_some(&mut leg));
+                let s = view.sample(time(j), hinted.then_some(&mut leg));
                 l.fixed[n_fixed] = (j as u8, s);
                 n_fixed += 1;
-            } else {
+            } else if let Some((lt, inv_dt, d0, delta, ease, face)) = copies.as_mut() {
                 let i = view.leg_of(l.tau[j], hinted.then_some(&mut leg));
                 let k = self.npcs[npc].key as usize - npc + i;
-                let LegLane {
-                    t,
-                    inv_dt,
-                    d0,
-                    delta,
-                } = c.legs[k];
+                let g = c.legs[k];
                 let [a1, a2, a3, fwd, back] = c.meta[k];
-                (l.leg_t[j], l.inv_dt[j], l.d0[j], l.delta[j]) = (t, inv_dt, d0, delta);
-                (l.ease[0][j], l.ease[1][j], l.ease[2][j]) = (a1, a2, a3);
-                (l.face[0][j], l.face[1][j]) = (fwd, back);
+                (lt[j], inv_dt[j], d0[j], delta[j]) = (g.t, g.inv_dt, g.d0, g.delta);
+                (ease[0][j], ease[1][j], ease[2][j]) = (a1, a2, a3);
+                (face[0][j], face[1][j]) = (fwd, back);
             }
             if let Some(h) = hs.as_deref_mut() {
                 h[2 * j] = leg as u32;
             }
         }
-        legs(l);
+        let g = match copies {
+            Some((t, inv_dt, d0, delta, [e0, e1, e2], [f0, f1])) => LegIn {
+                t,
+                inv_dt,
+                d0,
+                delta,
+                ease: [e0, e1, e2],
+                face: [f0, f1],
+            },
+            None => LegIn {
+                t: t0,
+                inv_dt: chunk_of(&c.inv_dt, start, m, &mut inp.inv_dt),
+                d0: chunk_of(&c.d0, start, m, &mut inp.d0),
+                delta: chunk_of(&c.delta, start, m, &mut inp.delta),
+                ease: {
+                    let [b0, b1, b2] = inp.ease.each_mut();
+                    [
+                        chunk_of(&c.ease[0], start, m, b0),
+                        chunk_of(&c.ease[1], start, m, b1),
+                        chunk_of(&c.ease[2], start, m, b2),
+                    ]
+                },
+                face: {
+                    let [b0, b1] = inp.face.each_mut();
+                    [
+                        chunk_of(&c.face[0], start, m, b0),
+                        chunk_of(&c.face[1], start, m, b1),
+                    ]
+                },
+            },
+        };
+        legs(&g, l);
         for k in 0..n_fixed {
             let (j, s) = l.fixed[k];
             let j = j as usize;
@@ -400,8 +505,8 @@ impl ScheduleSet {
         }
 
         // Passes 4–6, with the path looked up once when the whole chunk shares it.
-        let p0 = l.path[0];
-        let shared = l.path[..m].iter().all(|&p| p == p0);
+        let p0 = paths[0];
+        let shared = paths[..m].iter().all(|&p| p == p0);
         if shared {
             let path = &self.paths[p0 as usize];
             for j in 0..m {
@@ -413,11 +518,11 @@ impl ScheduleSet {
             }
         } else {
             for j in 0..m {
-                span_lane(&self.paths[l.path[j] as usize], l, j, &mut hs);
+                span_lane(&self.paths[paths[j] as usize], l, j, &mut hs);
             }
             params(l);
             for j in 0..m {
-                curve_lane(&self.paths[l.path[j] as usize], l, j);
+                curve_lane(&self.paths[paths[j] as usize], l, j);
             }
         }
 
@@ -443,7 +548,7 @@ impl ScheduleSet {
                     Vec3::new(l.vel[0][j], l.vel[1][j], l.vel[2][j]),
                 )
             } else {
-                let path = &self.paths[l.path[j] as usize];
+                let path = &self.paths[paths[j] as usize];
                 let tangent = path.unit_or_chord(l.der[j].into(), l.recip[j], l.dist[j]);
                 (tangent * l.facing[j], tangent * l.speed[j])
             };
@@ -471,10 +576,11 @@ impl ScheduleSet {
     ) {
         let n = self.npc_count();
         let mut l = Lanes::new();
+        let mut inp = Inputs::new();
         let mut start = 0;
         while start < n {
             let m = CHUNK.min(n - start);
-            self.chunk::<ROUND>(&mut l, start, m, times, &mut hints, frame, sink);
+            self.chunk::<ROUND>(&mut l, &mut inp, start, m, times, &mut hints, frame, sink);
             start += m;
         }
     }
@@ -562,6 +668,15 @@ mod tests {
                 .map(|_| Ease::from_u32((rnd() * 4.0) as u32).unwrap())
                 .collect();
             set.add_npc(p, &keys, &ease, wrap).unwrap();
+        }
+        // Then whole chunks of one-leg schedules (read from the columns in place), and a
+        // partial one (copied).
+        for k in 0..150 {
+            let p = paths[k % paths.len()];
+            let t0 = -100.0 + rnd() * 50.0;
+            let wrap = Wrap::from_u32((k % 3) as u32).unwrap();
+            set.add_npc_simple(p, t0, t0 + 1.0 + rnd() * 100.0, wrap)
+                .unwrap();
         }
         let n = set.npc_count();
         let mut times: Vec<f64> = (0..n).map(|_| -300.0 + rnd() * 600.0).collect();
