@@ -517,12 +517,12 @@ impl ScheduleSet {
                 curve_lane(path, l, j);
             }
         } else {
-            for j in 0..m {
-                span_lane(&self.paths[paths[j] as usize], l, j, &mut hs);
+            for (j, &p) in paths[..m].iter().enumerate() {
+                span_lane(&self.paths[p as usize], l, j, &mut hs);
             }
             params(l);
-            for j in 0..m {
-                curve_lane(&self.paths[paths[j] as usize], l, j);
+            for (j, &p) in paths[..m].iter().enumerate() {
+                curve_lane(&self.paths[p as usize], l, j);
             }
         }
 
@@ -541,14 +541,14 @@ impl ScheduleSet {
             return;
         }
         frames(l);
-        for j in 0..m {
+        for (j, &p) in paths[..m].iter().enumerate() {
             let (forward, velocity) = if !l.bad[j] {
                 (
                     Vec3::new(l.fwd[0][j], l.fwd[1][j], l.fwd[2][j]),
                     Vec3::new(l.vel[0][j], l.vel[1][j], l.vel[2][j]),
                 )
             } else {
-                let path = &self.paths[paths[j] as usize];
+                let path = &self.paths[p as usize];
                 let tangent = path.unit_or_chord(l.der[j].into(), l.recip[j], l.dist[j]);
                 (tangent * l.facing[j], tangent * l.speed[j])
             };
