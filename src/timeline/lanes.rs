@@ -320,7 +320,8 @@ fn frames(l: &mut Lanes) {
         let (x, y, z) = (l.der[j].x, l.der[j].y, l.der[j].z);
         let r = unit_recip_xyz(x, y, z);
         l.recip[j] = r;
-        l.bad[j] = !(r.is_finite() & (r > 0.0) & (r <= ACCURATE_RECIP));
+        // `r.is_finite() && r > 0 && r <= ACCURATE_RECIP` (the last two imply the first).
+        l.bad[j] = !((r > 0.0) & (r <= ACCURATE_RECIP));
         let (tx, ty, tz) = (x * r, y * r, z * r);
         let (f, v) = (l.facing[j], l.speed[j]);
         l.fwd[0][j] = tx * f;
