@@ -1,7 +1,9 @@
 //! CPU-time driver for the timeline batch (the bench's workload without criterion), for
-//! `perf stat -e task-clock` or callgrind: `timeline_cpu <hinted|stateless> <calls> [npcs]`; 0 calls
-//! measures the setup alone (subtract it). 100 000 (default) whole-path NPCs on a Catmull-Rom path of
-//! 1 000 waypoints, all outputs, times advancing by 1/60 s (hinted) or 7.3 s (stateless).
+//! `perf stat -e task-clock` or callgrind: `timeline_cpu <mode> <calls> [npcs]`, mode
+//! `hinted`, `stateless`, `hinted-positions` or `stateless-positions`; 0 calls measures the
+//! setup alone (subtract it). 100 000 (default) whole-path NPCs on a Catmull-Rom path of
+//! 1 000 waypoints, times advancing by 1/60 s (hinted) or 7.3 s (stateless) per call, all
+//! outputs or positions and states only.
 
 use std::hint::black_box;
 use wayfarer::timeline::{NpcState, Path, ScheduleSet, Times, Wrap};
@@ -11,7 +13,9 @@ const DAY: f64 = 600.0;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let hinted = args.get(1).map(String::as_str) != Some("stateless");
+    let mode = args.get(1).map_or("hinted", String::as_str);
+    let hinted = mode.starts_with("hinted");
+    let frame = !mode.ends_with("positions");
     let calls: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(50);
     let npcs: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let pts: Vec<Vec3> = (0..1000)
@@ -44,10 +48,12 @@ fn main() {
             vel[i] = s.velocity;
             state[i] = s.state;
         };
-        if hinted {
-            set.evaluate_hinted(Times::One(black_box(t)), &mut hints, sink);
-        } else {
-            set.evaluate(Times::One(black_box(t)), sink);
+        let times = Times::One(black_box(t));
+        match (hinted, frame) {
+            (true, true) => set.evaluate_hinted(times, &mut hints, sink),
+            (false, true) => set.evaluate(times, sink),
+            (true, false) => set.evaluate_positions(times, Some(&mut hints), sink),
+            (false, false) => set.evaluate_positions(times, None, sink),
         }
     }
     black_box((&pos, &fwd, &vel, &state));
