@@ -159,18 +159,6 @@ fn chunk_of<'a, T: Copy>(
     }
 }
 
-/// [`chunk_of`], always copied (for lanes to be patched).
-#[inline(always)]
-fn chunk_copy<'a, T: Copy>(
-    col: &[T],
-    start: usize,
-    m: usize,
-    buf: &'a mut [T; CHUNK],
-) -> &'a mut [T; CHUNK] {
-    buf[..m].copy_from_slice(&col[start..start + m]);
-    buf
-}
-
 /// The leg inputs of pass 3 (one chunk).
 struct LegIn<'a> {
     t: &'a [f64; CHUNK],
@@ -418,28 +406,33 @@ impl ScheduleSet {
         let mut n_fixed = 0;
         let hinted = hs.is_some();
         let patch = multi[..m].iter().any(|&x| x);
+        // With lanes to patch, the leg columns are filled lane by lane (the columns for lanes
+        // on their first leg, the leg records for the others): no column is read in vain.
         let mut copies = patch.then(|| {
             (
-                chunk_copy(&c.t0, start, m, &mut inp.leg_t),
-                chunk_copy(&c.inv_dt, start, m, &mut inp.inv_dt),
-                chunk_copy(&c.d0, start, m, &mut inp.d0),
-                chunk_copy(&c.delta, start, m, &mut inp.delta),
+                &mut inp.leg_t,
+                &mut inp.inv_dt,
+                &mut inp.d0,
+                &mut inp.delta,
                 inp.ease.each_mut(),
                 inp.face.each_mut(),
             )
         });
-        if let Some((_, _, _, _, ease, face)) = copies.as_mut() {
-            for (buf, col) in ease.iter_mut().zip(&c.ease) {
-                buf[..m].copy_from_slice(&col[start..end]);
-            }
-            for (buf, col) in face.iter_mut().zip(&c.face) {
-                buf[..m].copy_from_slice(&col[start..end]);
-            }
-        }
         for j in 0..m {
             if !(l.scalar[j] | multi[j]) {
                 if let Some(h) = hs.as_deref_mut() {
                     h[2 * j] = 0;
+                }
+                if let Some((lt, inv_dt, d0, delta, ease, face)) = copies.as_mut() {
+                    let n = start + j;
+                    (lt[j], inv_dt[j], d0[j], delta[j]) =
+                        (c.t0[n], c.inv_dt[n], c.d0[n], c.delta[n]);
+                    for (lane, col) in ease.iter_mut().zip(&c.ease) {
+                        lane[j] = col[n];
+                    }
+                    for (lane, col) in face.iter_mut().zip(&c.face) {
+                        lane[j] = col[n];
+                    }
                 }
                 continue;
             }
@@ -465,10 +458,10 @@ impl ScheduleSet {
         }
         let g = match copies {
             Some((t, inv_dt, d0, delta, [e0, e1, e2], [f0, f1])) => LegIn {
-                t,
-                inv_dt,
-                d0,
-                delta,
+                t: &*t,
+                inv_dt: &*inv_dt,
+                d0: &*d0,
+                delta: &*delta,
                 ease: [e0, e1, e2],
                 face: [f0, f1],
             },
