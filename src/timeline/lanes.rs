@@ -7,7 +7,7 @@
 //! 1. lanes (f64): the wrap step, world time `t` → local time `τ` and direction
 //!    ([`local_time_lane`]); lanes that need the scalar code are flagged;
 //! 2. scalar: the leg holding `τ` (hinted or searched), copied into columns; flagged lanes
-//!    run [`KeysView::sample`] whole;
+//!    run [`super::schedule::KeysView::sample`] whole;
 //! 3. lanes (f64): `x = clamp((τ − tᵢ)/Δtᵢ, 0, 1)`, the easing ([`ease_lane`]), distance
 //!    `dᵢ + Δdᵢ·u(x)` and speed `dir·Δdᵢ·u'(x)/Δtᵢ`, rounded to f32;
 //! 4. scalar: the arc-length span holding each distance (hinted or searched) and its curve
@@ -670,6 +670,16 @@ mod tests {
             let t0 = -100.0 + rnd() * 50.0;
             let wrap = Wrap::from_u32((k % 3) as u32).unwrap();
             set.add_npc_simple(p, t0, t0 + 1.0 + rnd() * 100.0, wrap)
+                .unwrap();
+        }
+        // Standing at distance 0 where the tangent vanishes (tension-1 Catmull-Rom knot,
+        // Bézier with coincident first points): the chord fallback, lane by lane.
+        for (k, &p) in [paths[3], paths[2], paths[3]].iter().enumerate() {
+            let keys = [0.0, 10.0, 20.0].map(|time| Key {
+                time,
+                distance: 0.0,
+            });
+            set.add_npc(p, &keys, &[], Wrap::from_u32(k as u32).unwrap())
                 .unwrap();
         }
         let n = set.npc_count();

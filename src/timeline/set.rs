@@ -2,8 +2,9 @@
 //!
 //! Structure of arrays: per NPC a path index, a key range, a leg range and a wrap mode; the
 //! keys and legs of all NPCs live in flat columns. Evaluation walks the NPCs in chunks of 64
-//! (schedules, then table searches, then curves, over small stack arrays) and hands each
-//! result to a caller sink in NPC order (the FFI writes it to flat arrays): no allocation.
+//! through the passes of the `lanes` module (SIMD across NPCs for the arithmetic, scalar
+//! passes for the searches, over stack arrays) and hands each result to a caller sink in NPC
+//! order (the FFI writes it to flat arrays): no allocation.
 //!
 //! Coherent queries: [`ScheduleSet::evaluate_hinted`] takes two caller-owned `u32` per NPC
 //! (the leg found last time, the arc-length interval found last time) and starts both
