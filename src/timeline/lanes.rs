@@ -6,16 +6,19 @@
 //!
 //! 1. lanes (f64): the wrap step, world time `t` → local time `τ` and direction
 //!    ([`local_time_lane`]); lanes that need the scalar code are flagged;
-//! 2. scalar: the leg holding `τ` (hinted or searched), copied into columns; flagged lanes
-//!    run [`super::schedule::KeysView::sample`] whole;
+//! 2. scalar: for schedules with several legs, the leg holding `τ` (hinted or searched),
+//!    patched into the leg lanes (every other lane reads its first leg from the per-NPC
+//!    columns, in place); flagged lanes run [`super::schedule::KeysView::sample`] whole;
 //! 3. lanes (f64): `x = clamp((τ − tᵢ)/Δtᵢ, 0, 1)`, the easing ([`ease_lane`]), distance
-//!    `dᵢ + Δdᵢ·u(x)` and speed `dir·Δdᵢ·u'(x)/Δtᵢ`, rounded to f32;
-//! 4. scalar: the arc-length span holding each distance (hinted or searched) and its curve
-//!    segment's power-form coefficients, copied into columns;
-//! 5. lanes (f32): the span's cubic `t(x)`, then position `a + t(b + t(c + t·d))` and derivative
-//!    `b + t(2c + t·3d)` by Horner's rule; Bézier chains are evaluated by the scalar code;
-//! 6. lanes (f32): `1/|C'|`, the unit tangent, forward and velocity;
-//! 7. scalar: tangents too short for f32 take the chord fallback; every sample goes to the
+//!    `dᵢ + Δdᵢ·u(x)` and speed `dir·Δdᵢ·u'(x)/Δtᵢ` rounded to f32, facing and state;
+//! 4. scalar: the arc-length span holding each distance (hinted or from the grid), copied
+//!    into the lane;
+//! 5. lanes (f32): the span's cubic `t(x)`;
+//! 6. scalar: position `a + t(b + t(c + t·d))` and derivative `b + t(2c + t·3d)` of the
+//!    segment's power form by Horner's rule, in 16-byte vectors (x, y and z in one
+//!    operation); Bézier chains are evaluated by the curve itself;
+//! 7. lanes (f32): `1/|C'|`, the unit tangent, forward and velocity;
+//! 8. scalar: tangents too short for f32 take the chord fallback; every sample goes to the
 //!    sink in NPC order.
 //!
 //! Every lane performs exactly the IEEE operations of the scalar functions
@@ -47,7 +50,7 @@ pub(super) struct LegLane {
 type LegMeta = [f32; 5];
 
 /// The set's data as the lanes read it: per NPC, the wrap step's inputs and its *first* leg
-/// as columns (a chunk copies slices of them, no per-NPC look-up: an NPC on its first leg,
+/// as columns (a full chunk reads them in place, no per-NPC look-up: an NPC on its first leg,
 /// every NPC of a one-leg schedule, needs nothing else); per leg, the same values as records,
 /// for NPCs on a later leg.
 #[derive(Clone, Debug, Default)]
