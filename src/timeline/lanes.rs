@@ -421,7 +421,18 @@ impl ScheduleSet {
                 inp.face.each_mut(),
             )
         });
-        for j in 0..m {
+        // The common chunk has every lane on its first leg: leg hints 0, nothing else to do.
+        let lanes = if patch || l.scalar[..m].contains(&true) {
+            0..m
+        } else {
+            if let Some(h) = hs.as_deref_mut() {
+                for j in 0..m {
+                    h[2 * j] = 0;
+                }
+            }
+            0..0
+        };
+        for j in lanes {
             if !(l.scalar[j] | multi[j]) {
                 if let Some(h) = hs.as_deref_mut() {
                     h[2 * j] = 0;
@@ -538,23 +549,25 @@ impl ScheduleSet {
             return;
         }
         frames(l);
-        for (j, &p) in paths[..m].iter().enumerate() {
-            let (forward, velocity) = if !l.bad[j] {
-                (
-                    Vec3::new(l.fwd[0][j], l.fwd[1][j], l.fwd[2][j]),
-                    Vec3::new(l.vel[0][j], l.vel[1][j], l.vel[2][j]),
-                )
-            } else {
-                let path = &self.paths[p as usize];
-                let tangent = path.unit_or_chord(l.der[j].into(), l.recip[j], l.dist[j]);
-                (tangent * l.facing[j], tangent * l.speed[j])
-            };
+        if l.bad[..m].contains(&true) {
+            for (j, &p) in paths[..m].iter().enumerate() {
+                if l.bad[j] {
+                    let path = &self.paths[p as usize];
+                    let tangent = path.unit_or_chord(l.der[j].into(), l.recip[j], l.dist[j]);
+                    let (f, v) = (tangent * l.facing[j], tangent * l.speed[j]);
+                    for k in 0..3 {
+                        (l.fwd[k][j], l.vel[k][j]) = (f[k], v[k]);
+                    }
+                }
+            }
+        }
+        for j in 0..m {
             sink(
                 start + j,
                 &NpcSample {
                     position: l.pos[j].into(),
-                    forward,
-                    velocity,
+                    forward: Vec3::new(l.fwd[0][j], l.fwd[1][j], l.fwd[2][j]),
+                    velocity: Vec3::new(l.vel[0][j], l.vel[1][j], l.vel[2][j]),
                     state: l.state[j],
                 },
             );
