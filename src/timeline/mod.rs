@@ -12,6 +12,7 @@
 //!   keys between two times ([`Crossing`]).
 //! - [`ScheduleSet`]: many NPCs on shared paths, evaluated in one call into flat arrays.
 
+mod lanes;
 mod nearest;
 mod path;
 mod schedule;

@@ -9,7 +9,7 @@
 use super::nearest::{Nearest, NearestIndex};
 use crate::curve::{AnyCurve, ArcLengthTable, BezierChain, BezierCurve, CubicSpline, CurveError};
 use crate::curve::{CurveParam, ParamCurve};
-use glam::Vec3;
+use glam::{Vec3, Vec3A};
 
 /// Most pieces a curve segment is split into when its arc-length table is baked: long curved
 /// segments are baked in pieces so the table stays accurate to ~10⁻⁷ of the path length.
@@ -76,7 +76,7 @@ pub(crate) fn unit_recip(v: Vec3) -> f32 {
 /// Largest `1/|v|` for which `v · (1/|v|)` is a unit vector to f32 rounding: `|v|²` must be a
 /// normal f32 (`1/√f32::MIN_POSITIVE` ≈ 9.22e18); below that the squares are subnormal and
 /// lose digits (a tangent of length 1e-20 came out 0.5 % short).
-const ACCURATE_RECIP: f32 = 9.2e18;
+pub(super) const ACCURATE_RECIP: f32 = 9.2e18;
 
 /// `v / |v|`: bit for bit `v.try_normalize()` when `|v|²` is a normal f32, otherwise
 /// normalised in f64 (where every f32 is normal); `None` for a zero or non-finite `v`.
@@ -98,11 +98,13 @@ fn unit_f64(v: Vec3) -> Option<Vec3> {
 /// NaN → 0, `+∞` → the largest finite value (below the sentinel's start); the spans clamp
 /// every other distance.
 #[inline]
-fn clean(d: f32) -> f32 {
-    if d.is_nan() {
-        0.0
+pub(super) fn clean(d: f32) -> f32 {
+    // Selects, no branch: a loop over many distances vectorises.
+    let d = if d.is_nan() { 0.0 } else { d };
+    if d > f32::MAX {
+        f32::MAX
     } else {
-        d.min(f32::MAX)
+        d
     }
 }
 
@@ -189,9 +191,9 @@ pub struct Path {
     /// the search (two cells per span: 0–1 steps instead of a binary search).
     grid: Vec<u32>,
     grid_scale: f32,
-    /// Cubic segments in power form `[a, b, c, d]`, `C(t) = a + t(b + t(c + t·d))` (empty
+    /// Cubic segments in power form (see [`Power`]), `C(t) = a + t(b + t(c + t·d))` (empty
     /// for Bézier chains, which evaluate their own way).
-    power: Vec<[Vec3; 4]>,
+    power: Vec<Power>,
 }
 
 /// One arc-length table interval, baked for queries: the table's cubic of the piece
@@ -202,12 +204,23 @@ pub struct Path {
 /// `start`, which ends this one, shares its cache line half the time).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(32))]
-struct Span {
-    start: f32,
-    inv_ds: f32,
-    segment: u32,
-    hi: f32,
-    c: [f32; 4],
+pub(super) struct Span {
+    pub(super) start: f32,
+    pub(super) inv_ds: f32,
+    pub(super) segment: u32,
+    pub(super) hi: f32,
+    pub(super) c: [f32; 4],
+}
+
+impl Span {
+    /// The sentinel: starts at `+∞` (ends every forward walk; an empty table's only span).
+    pub(super) const SENTINEL: Span = Span {
+        start: f32::INFINITY,
+        inv_ds: 0.0,
+        segment: 0,
+        hi: 0.0,
+        c: [0.0; 4],
+    };
 }
 
 /// The spans of `table` (baked over `refined`) in the original curve's parameter.
@@ -236,14 +249,51 @@ fn spans(table: &ArcLengthTable, refined: &Refined<'_>) -> Vec<Span> {
                 ],
             }
         })
-        .chain(std::iter::once(Span {
-            start: f32::INFINITY,
-            inv_ds: 0.0,
-            segment: 0,
-            hi: 0.0,
-            c: [0.0; 4],
-        }))
+        .chain(std::iter::once(Span::SENTINEL))
         .collect()
+}
+
+/// A cubic segment in power form, `C(t) = a + t(b + t(c + t·d))`, `C'(t) = b + t(2c + t·3d)`,
+/// with `2c` and `3d` stored (rounded exactly as computing them per query would), in
+/// 16-byte vectors: position and derivative are eight vector operations per query.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Power {
+    a: Vec3A,
+    b: Vec3A,
+    c: Vec3A,
+    d: Vec3A,
+    c2: Vec3A,
+    d3: Vec3A,
+}
+
+impl Power {
+    fn new(p: [Vec3; 4]) -> Self {
+        let [a, b, c, d] = p.map(Vec3A::from);
+        Self {
+            a,
+            b,
+            c,
+            d,
+            c2: 2.0 * c,
+            d3: 3.0 * d,
+        }
+    }
+
+    /// Position at `t` (clamped to `[0, 1]`) by Horner's rule.
+    #[inline(always)]
+    fn position(&self, t: f32) -> Vec3A {
+        let t = t.clamp(0.0, 1.0);
+        self.a + t * (self.b + t * (self.c + t * self.d))
+    }
+
+    /// Position and derivative at `t` (clamped to `[0, 1]`) by Horner's rule.
+    #[inline(always)]
+    pub(super) fn position_derivative(&self, t: f32) -> (Vec3A, Vec3A) {
+        let t = t.clamp(0.0, 1.0);
+        let pos = self.a + t * (self.b + t * (self.c + t * self.d));
+        let der = self.b + t * (self.c2 + t * self.d3);
+        (pos, der)
+    }
 }
 
 /// A cubic Bézier segment in power form (f64 arithmetic, rounded once).
@@ -297,7 +347,11 @@ impl Path {
             })
             .collect();
         let power = match &curve {
-            AnyCurve::Cubic(c) => c.segments().iter().map(power_form).collect(),
+            AnyCurve::Cubic(c) => c
+                .segments()
+                .iter()
+                .map(|b| Power::new(power_form(b)))
+                .collect(),
             AnyCurve::Bezier(_) => Vec::new(),
         };
         Self {
@@ -397,7 +451,7 @@ impl Path {
     #[inline]
     pub fn param_at(&self, d: f32) -> CurveParam {
         let d = clean(d);
-        self.param_in_span(self.span_at(d), d)
+        self.param_in_span(self.span_index(d, None), d)
     }
 
     /// [`Path::param_at`] starting from a caller-owned span hint (any value; updated):
@@ -405,9 +459,20 @@ impl Path {
     #[inline]
     pub fn param_at_hinted(&self, d: f32, hint: &mut usize) -> CurveParam {
         let d = clean(d);
+        self.param_in_span(self.span_index(d, Some(hint)), d)
+    }
+
+    /// The span holding the cleaned distance `d` (see [`clean`]): the grid search, or with a
+    /// hint (any value; updated unless the table is empty) the hinted span first. The span is
+    /// unique, so both give the same index.
+    #[inline(always)]
+    pub(super) fn span_index(&self, d: f32, hint: Option<&mut usize>) -> usize {
+        let Some(hint) = hint else {
+            return self.span_at(d);
+        };
         let n = self.spans.len() - 1;
         if n == 0 {
-            return CurveParam { segment: 0, t: 0.0 };
+            return 0; // the sentinel: an empty table
         }
         let i = (*hint).min(n - 1);
         let sp = &self.spans[i..i + 2];
@@ -417,7 +482,13 @@ impl Path {
             self.walk_from(i, d)
         };
         *hint = i;
-        self.param_in_span(i, d)
+        i
+    }
+
+    /// Span `i` (from [`Path::span_index`]).
+    #[inline(always)]
+    pub(super) fn span(&self, i: usize) -> &Span {
+        &self.spans[i]
     }
 
     /// The last span with `start ≤ d` (0 if none); `d` is not NaN.
@@ -479,7 +550,7 @@ impl Path {
     /// The curve parameter at distance `d` inside span `i` (`i` from the search; 0 on an
     /// empty table, whose every distance is the start).
     #[inline]
-    fn param_in_span(&self, i: usize, d: f32) -> CurveParam {
+    pub(super) fn param_in_span(&self, i: usize, d: f32) -> CurveParam {
         let sp = &self.spans[i];
         if sp.start == f32::INFINITY {
             // The sentinel: an empty table, whose every distance is the start.
@@ -499,10 +570,7 @@ impl Path {
     #[inline]
     pub fn position_at_param(&self, p: CurveParam) -> Vec3 {
         match self.power.get(p.segment) {
-            Some([a, b, c, d]) => {
-                let t = p.t.clamp(0.0, 1.0);
-                *a + t * (*b + t * (*c + t * *d))
-            }
+            Some(pw) => pw.position(p.t).into(),
             None => self.curve.position(p.segment, p.t),
         }
     }
@@ -535,15 +603,19 @@ impl Path {
     /// Position and derivative `dC/dt` at `p`.
     #[inline(always)]
     pub(crate) fn position_derivative(&self, p: CurveParam) -> (Vec3, Vec3) {
+        let (pos, der) = self.position_derivative_a(p);
+        (pos.into(), der.into())
+    }
+
+    /// [`Path::position_derivative`] in 16-byte vectors.
+    #[inline(always)]
+    pub(super) fn position_derivative_a(&self, p: CurveParam) -> (Vec3A, Vec3A) {
         match self.power.get(p.segment) {
-            // Position and derivative of the power form by Horner's rule.
-            Some([a, b, c, d]) => {
-                let t = p.t.clamp(0.0, 1.0);
-                let pos = *a + t * (*b + t * (*c + t * *d));
-                let der = *b + t * (2.0 * *c + t * (3.0 * *d));
-                (pos, der)
+            Some(pw) => pw.position_derivative(p.t),
+            None => {
+                let (pos, der) = self.curve_sample(p);
+                (pos.into(), der.into())
             }
-            None => self.curve_sample(p),
         }
     }
 

@@ -139,12 +139,12 @@ pub struct Key {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) struct Leg {
     /// Distance at the leg's first key, and the distance covered.
-    d0: f64,
-    delta: f64,
-    inv_dt: f64,
-    ease: Ease,
+    pub(crate) d0: f64,
+    pub(crate) delta: f64,
+    pub(crate) inv_dt: f64,
+    pub(crate) ease: Ease,
     /// Sign of the path tangent the NPC faces on this leg: running forwards, backwards.
-    face: [i8; 2],
+    pub(crate) face: [i8; 2],
 }
 
 /// A schedule evaluated at one time.
@@ -386,6 +386,100 @@ fn wrap_mod(x: f64, m: f64) -> f64 {
     r.clamp(0.0, m)
 }
 
+/// [`wrap_mod`] written for lanes (no branches, so a loop over many NPCs vectorises): the
+/// same operations, with `⌊q⌋` taken by truncation either as `q as i64 as f64` (`ROUND ==
+/// false`; vectorises on aarch64) or as `trunc(q) + 0` (`ROUND == true`: `roundpd` on x86-64
+/// with SSE4.1; the `+ 0` turns `trunc`'s `−0` into the cast's `+0`). For `|q| < 4·10¹⁵` both
+/// are the exact integer part of `q`, so the result is bit for bit [`wrap_mod`]'s.
+#[inline(always)]
+pub(crate) fn wrap_mod_lane<const ROUND: bool>(x: f64, m: f64) -> f64 {
+    let q = x / m;
+    let i = if ROUND {
+        q.trunc() + 0.0
+    } else {
+        q as i64 as f64
+    };
+    let i = if i > q { i - 1.0 } else { i };
+    let q = if q.abs() < 4.0e15 { i } else { q };
+    let r = x - q * m;
+    let r = if r < 0.0 {
+        r + m
+    } else if r >= m {
+        r - m
+    } else {
+        r
+    };
+    // `r.clamp(0.0, m)` without its assertion (spare lanes hold arbitrary values).
+    let r = if r < 0.0 { 0.0 } else { r };
+    if r > m {
+        m
+    } else {
+        r
+    }
+}
+
+/// The local time `τ` and direction (`+1`, or `−1` on a ping-pong's way back) of one lane of
+/// the batch, branch-free: [`KeysView::sample`]'s wrap step for an NPC whose first key time is
+/// `t0`, key span `span = t_N − t₀`, last key time `t_end` and wrap mode `wrap as u64`.
+///
+/// The third value is `true` when the lane must take the scalar path instead: a clamp NPC
+/// outside `[t₀, t_N]` (standing at an end key), or `t − t₀` not finite (world times near
+/// `±f64::MAX`; [`phase`]'s fallback).
+#[inline(always)]
+pub(crate) fn local_time_lane<const ROUND: bool>(
+    t: f64,
+    t0: f64,
+    span: f64,
+    t_end: f64,
+    wrap: u64,
+) -> (f64, f64, bool) {
+    let t = if t.is_nan() { t0 } else { t };
+    let clamp = wrap == Wrap::Clamp as u64;
+    let pp = wrap == Wrap::PingPong as u64;
+    let period = if pp { 2.0 * span } else { span };
+    let d = t - t0;
+    let phi = wrap_mod_lane::<ROUND>(d, period);
+    let ahead = phi <= span; // false for NaN, like the scalar `if`
+    let back = pp & !ahead;
+    let tau = if clamp {
+        t
+    } else if back {
+        t0 + (2.0 * span - phi)
+    } else {
+        t0 + phi
+    };
+    let dir = if back { -1.0 } else { 1.0 };
+    let scalar = if clamp {
+        (t < t0) | (t > t_end)
+    } else {
+        !d.is_finite()
+    };
+    (tau, dir, scalar)
+}
+
+impl Ease {
+    /// The easing's polynomial coefficients `[a₁, a₂, a₃]`: `u = x(a₁ + x(a₂ + x·a₃))` (see
+    /// [`Ease::apply`]; small integers, exact in f32).
+    pub(crate) fn coefficients(self) -> [f32; 3] {
+        match self {
+            Ease::None => [1.0, 0.0, 0.0],
+            Ease::In => [0.0, 1.0, 0.0],
+            Ease::Out => [2.0, -1.0, 0.0],
+            Ease::InOut => [0.0, 3.0, -2.0],
+        }
+    }
+}
+
+/// [`Ease::apply`] for an easing given by its coefficients ([`Ease::coefficients`]), for
+/// lanes: `u = x(a₁ + x(a₂ + x·a₃))`, `u' = a₁ + x(2a₂ + x·3a₃)` with `2a₂` and `3a₃` computed
+/// (exact, equal to the table's entries), so bit for bit the same `(u, u')`.
+#[inline(always)]
+pub(crate) fn ease_lane(a1: f64, a2: f64, a3: f64, x: f64) -> (f64, f64) {
+    let u = x * (a1 + x * (a2 + x * a3));
+    let du = a1 + x * (2.0 * a2 + x * (3.0 * a3));
+    (u, du)
+}
+
 /// One kind of key occurrence within a period: offset from `t₀`, key, direction.
 #[derive(Clone, Copy, Debug)]
 struct Occurrence {
@@ -417,7 +511,7 @@ impl KeysView<'_> {
     /// hinted leg is checked first (no search for coherent times), then its successor, then
     /// a binary search.
     #[inline(always)]
-    fn leg_of(&self, tau: f64, hint: Option<&mut usize>) -> usize {
+    pub(crate) fn leg_of(&self, tau: f64, hint: Option<&mut usize>) -> usize {
         let last = self.legs.len() - 1;
         if last == 0 {
             // One leg: nothing to search (the common whole-path schedule).
@@ -723,6 +817,50 @@ mod tests {
             let b = f64::rem_euclid(x, m);
             assert!((0.0..=m).contains(&a));
             assert!((a - b).abs() < 1e-9 * (1.0 + x.abs()) || (a - b).abs() > m * 0.999);
+        }
+    }
+
+    #[test]
+    fn lane_helpers_match_the_scalar_code_bit_for_bit() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let specials = [
+            0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1e-320, -1e-320, 4.0e15, -4.0e15,
+        ];
+        for k in 0..20000 {
+            let x = if k < 100 {
+                specials[k % specials.len()] * (1 + k / 10) as f64
+            } else {
+                f64::from_bits(next()).clamp(-1e18, 1e18) * if k % 3 == 0 { 1e-12 } else { 1.0 }
+            };
+            let x = if x.is_nan() { 1.5 } else { x };
+            let m = [600.0, 1.0, 1e-300, 3.25, 7e12][k % 5];
+            let a = wrap_mod(x, m);
+            assert_eq!(
+                a.to_bits(),
+                wrap_mod_lane::<false>(x, m).to_bits(),
+                "{x} {m}"
+            );
+            assert_eq!(
+                a.to_bits(),
+                wrap_mod_lane::<true>(x, m).to_bits(),
+                "{x} {m}"
+            );
+        }
+        for e in 0..4u32 {
+            let ease = Ease::from_u32(e).unwrap();
+            for k in 0..=1000 {
+                let x = k as f64 / 1000.0;
+                let (u, du) = ease.apply(x);
+                let [a1, a2, a3] = ease.coefficients().map(f64::from);
+                let (v, dv) = ease_lane(a1, a2, a3, x);
+                assert_eq!((u.to_bits(), du.to_bits()), (v.to_bits(), dv.to_bits()));
+            }
         }
     }
 

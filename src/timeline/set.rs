@@ -2,22 +2,23 @@
 //!
 //! Structure of arrays: per NPC a path index, a key range, a leg range and a wrap mode; the
 //! keys and legs of all NPCs live in flat columns. Evaluation walks the NPCs in chunks of 64
-//! (schedules, then table searches, then curves, over small stack arrays) and hands each
-//! result to a caller sink in NPC order (the FFI writes it to flat arrays): no allocation.
+//! through the passes of the `lanes` module (SIMD across NPCs for the arithmetic, scalar
+//! passes for the searches, over stack arrays) and hands each result to a caller sink in NPC
+//! order (the FFI writes it to flat arrays): no allocation.
 //!
 //! Coherent queries: [`ScheduleSet::evaluate_hinted`] takes two caller-owned `u32` per NPC
 //! (the leg found last time, the arc-length interval found last time) and starts both
 //! searches there. Results are bit-identical to the stateless [`ScheduleSet::evaluate`]; the
 //! set itself is never written, so any number of threads may evaluate it at once.
 
-use super::path::unit_recip_xyz;
+use super::lanes::Columns;
 use super::schedule::{build_legs, simple_keys, Crossing, Ease, Key, KeysView, Leg};
 use super::{NpcState, Path, Schedule, ScheduleSample, TimelineError, Wrap};
 use crate::curve::CurveParam;
 use glam::Vec3;
 
 /// NPCs per pass of the batch loop (see `ScheduleSet::run`).
-const CHUNK: usize = 64;
+pub(super) const CHUNK: usize = 64;
 
 /// Position, facing and velocity of one NPC from its schedule sample and curve parameter
 /// (`frame == false`: the position only, forward and velocity zero).
@@ -66,25 +67,27 @@ pub struct NpcSample {
 /// One NPC's entry: its keys are `key_*[key..end]`, its legs `legs[key - i..end - i - 1]`
 /// (NPC `i`).
 #[derive(Clone, Copy, Debug)]
-struct NpcRecord {
+pub(super) struct NpcRecord {
     /// First key time and the keys' time span (`t_N − t₀`).
-    t0: f64,
-    span: f64,
-    key: u32,
-    end: u32,
-    path: u32,
-    wrap: Wrap,
+    pub(super) t0: f64,
+    pub(super) span: f64,
+    pub(super) key: u32,
+    pub(super) end: u32,
+    pub(super) path: u32,
+    pub(super) wrap: Wrap,
 }
 
 /// Many NPCs with their schedules on shared paths (see the module docs).
 #[derive(Clone, Debug, Default)]
 pub struct ScheduleSet {
-    paths: Vec<Path>,
+    pub(super) paths: Vec<Path>,
     /// Per NPC, everything needed to find its columns (one 16-byte load).
-    npcs: Vec<NpcRecord>,
-    key_time: Vec<f64>,
-    key_distance: Vec<f64>,
-    legs: Vec<Leg>,
+    pub(super) npcs: Vec<NpcRecord>,
+    pub(super) key_time: Vec<f64>,
+    pub(super) key_distance: Vec<f64>,
+    pub(super) legs: Vec<Leg>,
+    /// The same data as the batch's lanes read it.
+    pub(super) lanes: Columns,
 }
 
 impl ScheduleSet {
@@ -134,6 +137,7 @@ impl ScheduleSet {
         let key = self.key_time.len() as u32;
         self.key_time.extend(keys.iter().map(|k| k.time));
         self.key_distance.extend(keys.iter().map(|k| k.distance));
+        self.lanes.push(keys, &legs, wrap, path_index);
         self.legs.extend(legs);
         self.npcs.push(NpcRecord {
             t0: keys[0].time,
@@ -171,7 +175,7 @@ impl ScheduleSet {
     }
 
     #[inline]
-    fn view(&self, npc: usize) -> KeysView<'_> {
+    pub(super) fn view(&self, npc: usize) -> KeysView<'_> {
         let r = self.npcs[npc];
         let (a, b) = (r.key as usize, r.end as usize);
         KeysView {
@@ -198,16 +202,15 @@ impl ScheduleSet {
         })
     }
 
-    /// The batch loop: NPCs in chunks of [`CHUNK`], each chunk in three passes (schedules,
-    /// then table searches, then curve evaluation) over small stack arrays, so the
-    /// out-of-order core overlaps many NPCs' short dependency chains instead of walking one
-    /// long chain per NPC. Every NPC goes through exactly the functions of
-    /// [`ScheduleSet::sample`]: results are bit-identical to it.
+    /// The batch loop: NPCs in chunks of [`CHUNK`] through the passes of the `lanes` module
+    /// (lane passes the compiler vectorises, several NPCs per instruction, between scalar
+    /// searches), with AVX2 when the CPU has it. Every NPC goes through the same IEEE
+    /// operations as [`ScheduleSet::sample`]: results are bit-identical to it.
     #[inline]
     fn run(
         &self,
         times: Times<'_>,
-        mut hints: Option<&mut [u32]>,
+        hints: Option<&mut [u32]>,
         frame: bool,
         mut sink: impl FnMut(usize, &NpcSample),
     ) {
@@ -218,81 +221,13 @@ impl ScheduleSet {
         if let Some(h) = hints.as_deref() {
             assert!(h.len() >= 2 * n, "two hints per NPC");
         }
-        let mut sched = [ScheduleSample::default(); CHUNK];
-        let mut params = [CurveParam { segment: 0, t: 0.0 }; CHUNK];
-        let mut positions = [Vec3::ZERO; CHUNK];
-        let (mut dx, mut dy, mut dz) = ([0.0f32; CHUNK], [0.0f32; CHUNK], [0.0f32; CHUNK]);
-        let mut recip = [0.0f32; CHUNK];
-        let mut start = 0;
-        while start < n {
-            let m = CHUNK.min(n - start);
-            for (j, out) in sched[..m].iter_mut().enumerate() {
-                let npc = start + j;
-                let t = match times {
-                    Times::One(t) => t,
-                    Times::PerNpc(ts) => ts[npc],
-                };
-                let view = self.view(npc);
-                *out = match hints.as_deref_mut() {
-                    None => view.sample(t, None),
-                    Some(h) => {
-                        let mut leg = h[2 * npc] as usize;
-                        let s = view.sample(t, Some(&mut leg));
-                        h[2 * npc] = leg as u32;
-                        s
-                    }
-                };
-            }
-            for (j, (out, s)) in params[..m].iter_mut().zip(&sched[..m]).enumerate() {
-                let npc = start + j;
-                let path = &self.paths[self.npcs[npc].path as usize];
-                *out = match hints.as_deref_mut() {
-                    None => path.param_at(s.distance as f32),
-                    Some(h) => {
-                        let mut iv = h[2 * npc + 1] as usize;
-                        let p = path.param_at_hinted(s.distance as f32, &mut iv);
-                        h[2 * npc + 1] = iv.min(u32::MAX as usize) as u32;
-                        p
-                    }
-                };
-            }
-            if frame {
-                // Curves, then every tangent's 1/length in one loop the compiler vectorises
-                // (square roots and divisions 4 lanes at a time), then the samples. The same
-                // operations as `finish`: bit-identical.
-                for (j, p) in params[..m].iter().enumerate() {
-                    let path = &self.paths[self.npcs[start + j].path as usize];
-                    let (pos, der) = path.position_derivative(*p);
-                    positions[j] = pos;
-                    (dx[j], dy[j], dz[j]) = (der.x, der.y, der.z);
-                }
-                for (((r, x), y), z) in recip[..m].iter_mut().zip(&dx).zip(&dy).zip(&dz) {
-                    *r = unit_recip_xyz(*x, *y, *z);
-                }
-                for (j, s) in sched[..m].iter().enumerate() {
-                    let npc = start + j;
-                    let path = &self.paths[self.npcs[npc].path as usize];
-                    let der = Vec3::new(dx[j], dy[j], dz[j]);
-                    let tangent = path.unit_or_chord(der, recip[j], s.distance as f32);
-                    sink(
-                        npc,
-                        &NpcSample {
-                            position: positions[j],
-                            forward: tangent * s.facing,
-                            velocity: tangent * s.speed as f32,
-                            state: s.state,
-                        },
-                    );
-                }
-            } else {
-                for (j, (s, p)) in sched[..m].iter().zip(&params[..m]).enumerate() {
-                    let npc = start + j;
-                    let path = &self.paths[self.npcs[npc].path as usize];
-                    sink(npc, &finish(path, s, *p, false));
-                }
-            }
-            start += m;
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (just checked).
+            unsafe { self.run_avx2(times, hints, frame, &mut sink) };
+            return;
         }
+        self.run_lanes::<false>(times, hints, frame, &mut sink);
     }
 
     /// Evaluates every NPC at `times`, calling `sink(npc, sample)` in NPC order.
