@@ -663,3 +663,66 @@ mod crowd {
         assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
     }
 }
+
+#[test]
+fn a_subnormal_agent_at_a_box_corner_reports_finite_hits() {
+    use wayfarer::ffi::crowd::*;
+    // fuzz/crowd_ffi: an agent of radius 1e-45 walking at a box corner hit the corner disc of
+    // that radius; its normal was divided by the radius, and wf_crowd_read_hits returned NaN
+    // hit points and normals for a live, moving agent.
+    let mut c = core::ptr::null_mut();
+    // SAFETY: one out-pointer.
+    assert_eq!(unsafe { wf_crowd_new(8, &mut c) }, WfStatus::Ok);
+    let mut ids = Vec::new();
+    // SAFETY: c is live; every pointer below points at 3 floats or one u32.
+    unsafe {
+        let mut ob = 0u32;
+        let (lo, hi) = ([0.0f32, 0.0, 0.0], [10.0f32, 0.0, 10.0]);
+        assert_eq!(
+            wf_crowd_add_box(c, lo.as_ptr(), hi.as_ptr(), &mut ob),
+            WfStatus::Ok
+        );
+        for k in 0..8 {
+            let off = k as f32 * 1e-6;
+            let p = [13.0 + off, 0.25, 13.0 - off];
+            let mut id = 0u32;
+            assert_eq!(
+                wf_crowd_add_agent(c, p.as_ptr(), -2.356, 12.75, 1e-45, &mut id),
+                WfStatus::Ok
+            );
+            let t = [-5.0f32 + off, 0.25, -5.0];
+            assert_eq!(wf_crowd_set_target(c, id, t.as_ptr(), 0.3), WfStatus::Ok);
+            ids.push(id);
+        }
+    }
+    let n = ids.len();
+    for _ in 0..10 {
+        // SAFETY: c is live.
+        assert_eq!(unsafe { wf_crowd_step(c, 0.06875, 1) }, WfStatus::Ok);
+        let (mut kinds, mut hit_ids) = (vec![9u32; n], vec![0u32; n]);
+        let (mut pts, mut nrm) = (vec![0.0f32; 3 * n], vec![0.0f32; 3 * n]);
+        // SAFETY: every buffer holds its stated capacity.
+        let s = unsafe {
+            wf_crowd_read_hits(
+                c,
+                ids.as_ptr(),
+                n,
+                kinds.as_mut_ptr(),
+                n,
+                hit_ids.as_mut_ptr(),
+                n,
+                pts.as_mut_ptr(),
+                3 * n,
+                nrm.as_mut_ptr(),
+                3 * n,
+            )
+        };
+        assert_eq!(s, WfStatus::Ok);
+        assert!(
+            pts.iter().chain(&nrm).all(|x| x.is_finite()),
+            "{kinds:?} {pts:?} {nrm:?}"
+        );
+    }
+    // SAFETY: c is live and freed once.
+    unsafe { wf_crowd_free(c) };
+}

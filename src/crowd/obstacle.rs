@@ -296,7 +296,12 @@ fn ray_circle(o: Vec2, d: Vec2, c: Vec2, r: f32) -> Option<(f32, Vec2)> {
         return None;
     }
     let s = -b - disc.sqrt();
-    let n = (m + d * s) / r;
+    // (hit − centre) / r, normalised rather than divided: for a subnormal r the division
+    // overflows (fuzz/crowd_ffi: an agent of radius 1e-45 at a box corner got NaN normals).
+    let n = (m + d * s)
+        .try_normalize()
+        .or_else(|| m.try_normalize())
+        .unwrap_or(-d);
     Some((s.max(0.0), n))
 }
 
@@ -386,5 +391,37 @@ mod tests {
         }
         .shape()
         .is_none());
+    }
+
+    #[test]
+    fn a_subnormal_radius_gives_unit_normals_at_corners() {
+        // Found by fuzz/crowd_ffi: an agent of radius 1e-45 walking at a box corner hit the
+        // corner disc of that radius, and the normal (hit − corner) / r divided by a
+        // subnormal: NaN hit points and normals reached wf_crowd_read_hits.
+        let b = Obstacle::Box {
+            min: Vec3::new(0.0, 0.0, 0.0),
+            max: Vec3::new(10.0, 0.0, 10.0),
+        }
+        .shape()
+        .unwrap();
+        for grow in [1e-45f32, 1e-40, 1e-30, 1e-8] {
+            for k in -50..=50 {
+                for (o, d) in [
+                    (Vec2::new(13.0, 13.0), Vec2::new(-1.0, -1.0)),
+                    (Vec2::new(-3.0, 13.0), Vec2::new(1.0, -1.0)),
+                    (Vec2::new(13.0, 10.0), Vec2::new(-1.0, 0.0)),
+                ] {
+                    let o = o + Vec2::new(k as f32 * 1e-7, -(k as f32) * 3e-8);
+                    if let Some((s, n)) = b.ray(o, d.normalize(), grow, 100.0) {
+                        assert!(s.is_finite() && n.is_finite(), "{grow} {o}: {s} {n}");
+                        assert!(
+                            (n.length() - 1.0).abs() < 1e-5,
+                            "{grow} {o}: |n| {}",
+                            n.length()
+                        );
+                    }
+                }
+            }
+        }
     }
 }
