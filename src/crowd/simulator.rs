@@ -26,6 +26,9 @@ pub const MAX_SUB_STEPS: u32 = 64;
 pub const CONVERGED: f32 = 2e-3;
 /// Most serial sweeps over the touching agents per sub-step.
 pub const GAUSS_SEIDEL_SWEEPS: usize = 24;
+/// The guard after the projection: two agents may end a step overlapping by more than this
+/// fraction of the smaller radius only if they overlapped at least as much before it.
+pub const OVERLAP_GUARD: f32 = 0.02;
 /// Fewest agents per thread worth a thread of their own.
 #[cfg(not(fuzzing))]
 const MIN_AGENTS_PER_THREAD: usize = 256;
@@ -135,6 +138,13 @@ pub struct Crowd {
     clear: Vec<bool>,
     active: Vec<u32>,
     in_active: Vec<bool>,
+    /// Per body in projection order: its position before the step, and whether the guard
+    /// put it back there.
+    old: Vec<Vec2>,
+    reverted: Vec<bool>,
+    /// The guard's agents to check next and one agent's offending neighbours.
+    next: Vec<u32>,
+    found: Vec<u32>,
     planner: Planner,
 }
 
@@ -238,6 +248,10 @@ impl Crowd {
             clear: Vec::with_capacity(capacity),
             active: Vec::with_capacity(capacity),
             in_active: Vec::with_capacity(capacity),
+            old: Vec::with_capacity(capacity),
+            reverted: Vec::with_capacity(capacity),
+            next: Vec::with_capacity(capacity),
+            found: Vec::with_capacity(64),
             planner: Planner::default(),
         })
     }
@@ -733,20 +747,21 @@ impl Crowd {
             });
         }
 
-        // Write back by slot.
-        for (b, &(p, clear)) in self.bodies.iter().zip(&self.corrections) {
-            let Some(a) = self.agents.items[b.slot as usize].as_mut() else {
-                continue;
-            };
+        // Final positions in body order: a body squeezed between obstacles closer than its
+        // diameter (three rounds of push-out did not free it) stays where it was, if that was
+        // clear, rather than end the step inside an obstacle.
+        self.old.clear();
+        self.next.clear();
+        // How far any final or old position lies from where the grid binned its body.
+        let mut slack = 0.0f32;
+        for (k, (b, &(p, clear))) in self.bodies.iter().zip(&self.corrections).enumerate() {
+            let a = self.agents.items[b.slot as usize]
+                .as_ref()
+                .expect("live slot");
             let old = Vec2::new(a.position.x, a.position.z);
-            if !p.is_finite() {
-                a.state = AgentState::Invalid;
-                continue;
-            }
-            // Squeezed between obstacles closer than its diameter (three rounds of push-out
-            // did not free it): it stays where it was, if that was clear, rather than end the
-            // step inside an obstacle.
-            let p = if clear
+            self.old.push(old);
+            let p = if !p.is_finite()
+                || clear
                 || clear_of_obstacles(p, b.radius, &self.shapes, &self.obstacle_grid)
                 || !clear_of_obstacles(old, b.radius, &self.shapes, &self.obstacle_grid)
             {
@@ -754,10 +769,33 @@ impl Crowd {
             } else {
                 old
             };
+            // The guard checks every body that the projection moved or found touching:
+            // two bodies that are neither did not overlap after steering and did not move
+            // since.
+            if self.in_active[k] || p != b.pos {
+                self.next.push(k as u32);
+            }
+            self.pos[k] = p;
+            let binned = self.sorted[self.grid.order()[k] as usize].pos;
+            slack = slack.max(p.distance(binned)).max(old.distance(binned));
+        }
+        self.guard(max_radius, slack);
+
+        // Write back by slot.
+        for (k, b) in self.bodies.iter().enumerate() {
+            let Some(a) = self.agents.items[b.slot as usize].as_mut() else {
+                continue;
+            };
+            let old = self.old[k];
+            let p = self.pos[k];
+            if !p.is_finite() {
+                a.state = AgentState::Invalid;
+                continue;
+            }
             a.position.x = p.x;
             a.position.z = p.y;
             a.yaw = b.yaw;
-            a.velocity = b.vel;
+            a.velocity = if self.reverted[k] { Vec2::ZERO } else { b.vel };
             a.settled_at = b.settled_at;
             let progress = (p - old).dot(b.pref_dir);
             a.state = if b.arrived {
@@ -778,6 +816,93 @@ impl Crowd {
                 point: Vec3::new(b.hit.point.x, y, b.hit.point.y),
                 normal: Vec3::new(b.hit.normal.x, 0.0, b.hit.normal.y),
             };
+        }
+    }
+
+    /// The overlap guard, after the projection (which a dense crush can leave unconverged):
+    /// any two agents that would end the step overlapping by more than [`OVERLAP_GUARD`] ×
+    /// the smaller radius, and by more than they did before the step, are put back where they
+    /// were (velocity zero). Their old places may now overlap others that moved, so the
+    /// check repeats from the agents put back until none is found; each agent is put back at
+    /// most once, and the positions before the step are the fixed point. Hence no overlap
+    /// grows past the guard within a step. Serial, in body order: same bits for any thread
+    /// count. `self.next` holds the agents to check first, `self.pos` the final positions.
+    /// `slack` bounds the distance of every final and old position from where the grid
+    /// binned its body; past what the grid's cells cover, the grid is rebuilt over the final
+    /// positions.
+    fn guard(&mut self, max_radius: f32, slack: f32) {
+        self.reverted.clear();
+        self.reverted.resize(self.bodies.len(), false);
+        if self.next.is_empty() {
+            return;
+        }
+        let fits = AgentGrid::cell_for(2.0 * max_radius + slack, 5.0 * max_radius);
+        // NaN slack (a non-finite position) also takes the rebuild, whose cell ignores it.
+        let remap = !(fits <= 5.0 * max_radius);
+        let mut reach = max_radius + slack;
+        if remap {
+            let far = self
+                .pos
+                .iter()
+                .zip(&self.old)
+                .map(|(p, o)| p.distance(*o))
+                .filter(|d| d.is_finite())
+                .fold(0.0f32, f32::max);
+            let cell = AgentGrid::cell_for(2.0 * max_radius + far, 5.0 * max_radius);
+            self.grid.build(self.pos.iter().copied(), cell);
+            reach = max_radius + far;
+        }
+        let mut i = 0;
+        while i < self.next.len() {
+            let k = self.next[i] as usize;
+            i += 1;
+            let b = &self.bodies[k];
+            let (pk, ok) = (self.pos[k], self.old[k]);
+            let found = &mut self.found;
+            found.clear();
+            let (bodies, pos, old) = (&self.bodies, &self.pos, &self.old);
+            let order = self.grid.order();
+            self.grid.query(pk, b.radius + reach, |j| {
+                let j = if remap { order[j] as usize } else { j };
+                if j == k {
+                    return;
+                }
+                let o = &bodies[j];
+                if b.mask & o.layer == 0 && o.mask & b.layer == 0 {
+                    return;
+                }
+                let r = b.radius + o.radius;
+                let d2 = pk.distance_squared(pos[j]);
+                // (NaN positions fail the comparison and are left alone.)
+                if !(d2 < r * r) {
+                    return;
+                }
+                let now = r - d2.sqrt();
+                let before = r - ok.distance(old[j]);
+                if now > OVERLAP_GUARD * b.radius.min(o.radius) && now > before {
+                    found.push(j as u32);
+                }
+            });
+            if self.found.is_empty() {
+                continue;
+            }
+            self.found.push(k as u32);
+            for f in 0..self.found.len() {
+                let m = self.found[f] as usize;
+                if self.reverted[m]
+                    || !clear_of_obstacles(
+                        self.old[m],
+                        self.bodies[m].radius,
+                        &self.shapes,
+                        &self.obstacle_grid,
+                    )
+                {
+                    continue;
+                }
+                self.reverted[m] = true;
+                self.pos[m] = self.old[m];
+                self.next.push(m as u32);
+            }
         }
     }
 }
