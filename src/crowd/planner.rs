@@ -152,8 +152,28 @@ impl Planner {
         radius.min(CLEARANCE_CAP - 0.5 * self.cell).max(0.0) + 0.5 * self.cell
     }
 
-    /// True when a disc of `radius` can slide from `a` to `b` (sampled every half cell).
-    fn clear_line(&self, a: Vec2, b: Vec2, need: f32) -> bool {
+    /// True when a disc can slide from `a` to `b`: within 1.5 cells of `a`, where the cell
+    /// clearances are too coarse (an agent touching an obstacle stands in a cell whose
+    /// clearance is below its radius), `fits` tests the exact disc every `step` metres; farther
+    /// on, the clearance grid every half cell.
+    fn clear_line(
+        &self,
+        a: Vec2,
+        b: Vec2,
+        need: f32,
+        step: f32,
+        fits: &impl Fn(Vec2) -> bool,
+    ) -> bool {
+        let skip = 1.5 * self.cell;
+        let total = a.distance(b);
+        let near = skip.min(total);
+        if near > 0.0 {
+            let dir = (b - a) / total;
+            let m = (near / step).ceil().max(1.0) as usize;
+            if !(1..=m).all(|i| fits(a + dir * (near * i as f32 / m as f32))) {
+                return false;
+            }
+        }
         // Outside the grid every sample is clear: only the part of the line over the grid is
         // sampled (a line 2e15 long would otherwise take 1e16 samples). A line inside the grid
         // is sampled exactly as before.
@@ -163,9 +183,6 @@ impl Planner {
         let before = a.distance(a2);
         let len = a2.distance(b2);
         let n = (len / (0.5 * self.cell)).ceil().max(1.0) as usize;
-        // Samples within 1.5 cells of the start are skipped: an agent squeezed against an
-        // obstacle must still see its way out.
-        let skip = 1.5 * self.cell;
         (0..=n).all(|i| {
             let f = i as f32 / n as f32;
             if before + f * len < skip {
@@ -314,12 +331,25 @@ impl Planner {
 
     /// The point an agent at `pos` of `radius` should walk toward to reach `target`, and
     /// whether that point is the target itself.
-    pub(crate) fn next_point(&mut self, pos: Vec2, target: Vec2, radius: f32) -> (Vec2, bool) {
+    ///
+    /// `fits(p)`: a disc of the agent's radius at `p` would not go deeper into an obstacle than
+    /// the agent already is (tested along the first 1.5 cells of every line of sight, so an
+    /// agent wedged into a concave corner does not see through the crack behind it).
+    pub(crate) fn next_point(
+        &mut self,
+        pos: Vec2,
+        target: Vec2,
+        radius: f32,
+        fits: impl Fn(Vec2) -> bool,
+    ) -> (Vec2, bool) {
         if self.nx == 0 {
             return (target, true);
         }
         let need = self.need(radius);
-        if pos.distance(target) <= 2.0 * radius + self.cell || self.clear_line(pos, target, need) {
+        let step = (0.25 * radius).max(0.125 * self.cell);
+        if pos.distance(target) <= 2.0 * radius + self.cell
+            || self.clear_line(pos, target, need, step, &fits)
+        {
             return (target, true);
         }
         let goal = self.clamped_cell(target);
@@ -338,7 +368,11 @@ impl Planner {
         let (sx, sz) = ((start % self.nx) as i64, (start / self.nx) as i64);
         let mut cur = start;
         if !dist[start].is_finite() {
-            let mut best = f32::INFINITY;
+            // The nearby reachable cells, best first; the first one the agent's disc can slide
+            // to in a straight line (so not one behind the obstacle it is pressed against),
+            // else the best.
+            let mut near = [(f32::INFINITY, 0usize); 49];
+            let mut count = 0;
             for dz in -3..=3i64 {
                 for dx in -3..=3i64 {
                     let (x, z) = (sx + dx, sz + dz);
@@ -347,14 +381,25 @@ impl Planner {
                     }
                     let c = (x + z * self.nx as i64) as usize;
                     let d = dist[c] + ((dx * dx + dz * dz) as f32).sqrt();
-                    if d < best {
-                        best = d;
-                        cur = c;
+                    if d.is_finite() {
+                        near[count] = (d, c);
+                        count += 1;
                     }
                 }
             }
-            if !best.is_finite() {
+            if count == 0 {
                 return (target, true);
+            }
+            let near = &mut near[..count];
+            near.sort_unstable_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
+            cur = near[0].1;
+            for &(_, c) in near.iter() {
+                let to = self.center(c);
+                let m = (pos.distance(to) / step).ceil().max(1.0) as usize;
+                if (1..=m).all(|i| fits(pos.lerp(to, i as f32 / m as f32))) {
+                    cur = c;
+                    break;
+                }
             }
         }
         // Descend the field, then probe cells 3, 6, 12, 24, 48, 96 along it and keep the
@@ -395,7 +440,7 @@ impl Planner {
         while probe < len + 3 {
             let k = probe.min(len - 1);
             let c = self.center(descent[k]);
-            if !self.clear_line(pos, c, need) {
+            if !self.clear_line(pos, c, need, step, &fits) {
                 break;
             }
             chosen = c;

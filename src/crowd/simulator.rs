@@ -7,7 +7,9 @@ use super::agent::{Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::obstacle::{Obstacle, Shape};
 use super::planner::{Planner, REPLAN_STEPS};
-use super::steering::{clear_of_obstacles, push_out, separation, steer, Body, Decision, World};
+use super::steering::{
+    clear_of_obstacles, obstacle_distance, push_out, separation, steer, Body, Decision, World,
+};
 use super::CrowdError;
 
 /// Bits of an id that name the storage slot; the rest count reuses of the slot, so an id of a
@@ -26,8 +28,8 @@ pub const MAX_SUB_STEPS: u32 = 64;
 pub const CONVERGED: f32 = 2e-3;
 /// Most serial sweeps over the touching agents per sub-step.
 pub const GAUSS_SEIDEL_SWEEPS: usize = 24;
-/// The guard after the projection: two agents may end a step overlapping by more than this
-/// fraction of the smaller radius only if they overlapped at least as much before it.
+/// The guard after the projection: two agents that overlapped by at most this fraction of the
+/// smaller radius before a step end it overlapping by at most as much.
 pub const OVERLAP_GUARD: f32 = 0.02;
 /// Fewest agents per thread worth a thread of their own.
 #[cfg(not(fuzzing))]
@@ -250,7 +252,7 @@ impl Crowd {
             in_active: Vec::with_capacity(capacity),
             old: Vec::with_capacity(capacity),
             reverted: Vec::with_capacity(capacity),
-            next: Vec::with_capacity(capacity),
+            next: Vec::with_capacity(2 * capacity),
             found: Vec::with_capacity(64),
             planner: Planner::default(),
         })
@@ -551,7 +553,13 @@ impl Crowd {
                     a.plan.2 -= 1;
                     return (point, last);
                 }
-                let (point, last) = self.planner.next_point(pos, target, a.radius);
+                // A disc on a line of sight may not go deeper into an obstacle than the agent
+                // already is (to within a thousandth of its radius).
+                let (shapes, og) = (&self.shapes, &self.obstacle_grid);
+                let r = a.radius;
+                let depth = obstacle_distance(pos, r, shapes, og).min(r) - 1e-3 * r;
+                let fits = |p: Vec2| obstacle_distance(p, r, shapes, og) >= depth;
+                let (point, last) = self.planner.next_point(pos, target, r, fits);
                 // A straight fallback (no field yet) is retried next sub-step.
                 let age = if last || point != target {
                     REPLAN_STEPS
@@ -820,13 +828,16 @@ impl Crowd {
     }
 
     /// The overlap guard, after the projection (which a dense crush can leave unconverged):
-    /// any two agents that would end the step overlapping by more than [`OVERLAP_GUARD`] ×
-    /// the smaller radius, and by more than they did before the step, are put back where they
+    /// two agents that would end the step overlapping by more than `g` = [`OVERLAP_GUARD`] ×
+    /// the smaller radius, having overlapped by at most `g` before it, are put back where they
     /// were (velocity zero). Their old places may now overlap others that moved, so the
     /// check repeats from the agents put back until none is found; each agent is put back at
-    /// most once, and the positions before the step are the fixed point. Hence no overlap
-    /// grows past the guard within a step. Serial, in body order: same bits for any thread
-    /// count. `self.next` holds the agents to check first, `self.pos` the final positions.
+    /// most once, and the positions before the step are the fixed point. Hence agents that
+    /// start apart never overlap by more than `g`. Pairs placed deeper (spawned or moved
+    /// into each other) are left to the projection, which separates them over a few steps;
+    /// freezing them would freeze a crowd spawned packed. Serial, in body order: same bits
+    /// for any thread count. `self.next` holds the agents to check first, `self.pos` the
+    /// final positions.
     /// `slack` bounds the distance of every final and old position from where the grid
     /// binned its body; past what the grid's cells cover, the grid is rebuilt over the final
     /// positions.
@@ -879,7 +890,8 @@ impl Crowd {
                 }
                 let now = r - d2.sqrt();
                 let before = r - ok.distance(old[j]);
-                if now > OVERLAP_GUARD * b.radius.min(o.radius) && now > before {
+                let guard = OVERLAP_GUARD * b.radius.min(o.radius);
+                if now > guard && before <= guard {
                     found.push(j as u32);
                 }
             });

@@ -547,3 +547,20 @@ pub(crate) fn clear_of_obstacles(
     });
     clear
 }
+
+/// The distance from `p` to the nearest obstacle surface, capped at `cap` (negative inside
+/// an obstacle).
+pub(crate) fn obstacle_distance(
+    p: Vec2,
+    cap: f32,
+    shapes: &[Option<Shape>],
+    grid: &ObstacleGrid,
+) -> f32 {
+    let mut d = cap;
+    grid.query_near(p, cap, |oi| {
+        if let Some(s) = &shapes[oi] {
+            d = d.min(s.contact(p).distance);
+        }
+    });
+    d
+}
