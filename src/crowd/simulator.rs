@@ -848,8 +848,8 @@ impl Crowd {
             return;
         }
         let fits = AgentGrid::cell_for(2.0 * max_radius + slack, 5.0 * max_radius);
-        // NaN slack (a non-finite position) also takes the rebuild, whose cell ignores it.
-        let remap = !(fits <= 5.0 * max_radius);
+        // (`slack` is never NaN: `f32::max` drops the NaN distances of non-finite positions.)
+        let remap = fits > 5.0 * max_radius;
         let mut reach = max_radius + slack;
         if remap {
             let far = self
@@ -884,8 +884,8 @@ impl Crowd {
                 }
                 let r = b.radius + o.radius;
                 let d2 = pk.distance_squared(pos[j]);
-                // (NaN positions fail the comparison and are left alone.)
-                if !(d2 < r * r) {
+                // (NaN positions are left alone.)
+                if d2.is_nan() || d2 >= r * r {
                     return;
                 }
                 let now = r - d2.sqrt();
