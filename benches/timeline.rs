@@ -7,66 +7,17 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;
-use wayfarer::timeline::{Ease, Key, NpcState, Path, ScheduleSet, Times, Wrap};
+use wayfarer::timeline::{NpcState, Path, ScheduleSet, Times};
 use wayfarer::Vec3;
 
-const WAYPOINTS: usize = 1000;
+#[path = "common/timeline_scene.rs"]
+mod scene;
+use scene::{offset, waypoints, DAY};
+
 const NPCS: usize = 100_000;
-const DAY: f64 = 600.0;
 
-fn waypoints() -> Vec<Vec3> {
-    (0..WAYPOINTS)
-        .map(|i| {
-            let a = i as f32 * 0.37;
-            Vec3::new(
-                a.cos() * 10.0 + i as f32 * 2.0,
-                (a * 0.3).sin(),
-                a.sin() * 10.0,
-            )
-        })
-        .collect()
-}
-
-/// Pseudo-random start offsets so consecutive NPCs are far apart along the path.
-fn offset(i: usize) -> f64 {
-    ((i * 7919) % NPCS) as f64 / NPCS as f64 * DAY
-}
-
-/// One shared path, `NPCS` schedules: simple ones, or 12 keys with holds and easing.
 fn set(keys: bool) -> ScheduleSet {
-    let path = Path::catmull_rom(&waypoints(), 0.5, 0.0).unwrap();
-    let len = path.length() as f64;
-    let mut set = ScheduleSet::new();
-    let p = set.add_path(path);
-    for i in 0..NPCS {
-        let t0 = -offset(i);
-        if keys {
-            let ks: Vec<Key> = (0..12)
-                .map(|k| Key {
-                    time: t0 + k as f64 * DAY / 11.0,
-                    distance: len
-                        * [0.0, 0.1, 0.1, 0.3, 0.5, 0.5, 0.6, 0.8, 0.8, 0.9, 0.95, 1.0][k],
-                })
-                .collect();
-            let ease = [
-                Ease::InOut,
-                Ease::None,
-                Ease::In,
-                Ease::None,
-                Ease::None,
-                Ease::Out,
-                Ease::None,
-                Ease::None,
-                Ease::InOut,
-                Ease::None,
-                Ease::None,
-            ];
-            set.add_npc(p, &ks, &ease, Wrap::Loop).unwrap();
-        } else {
-            set.add_npc_simple(p, t0, t0 + DAY, Wrap::Loop).unwrap();
-        }
-    }
-    set
+    scene::set(NPCS, keys)
 }
 
 /// The seed's approach, in our words: spread the length evenly over the *points* (L/n per
@@ -187,7 +138,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             t += 1.0 / 60.0;
             for (i, p) in pos.iter_mut().enumerate() {
-                let t0 = -(offset(i) as f32);
+                let t0 = -(offset(i, NPCS) as f32);
                 let local = t0 + (black_box(t) - t0).rem_euclid(DAY as f32);
                 *p = seed.position(local, t0, t0 + DAY as f32);
             }

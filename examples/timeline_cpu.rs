@@ -6,10 +6,11 @@
 //! outputs or positions and states only.
 
 use std::hint::black_box;
-use wayfarer::timeline::{Ease, Key, NpcState, Path, ScheduleSet, Times, Wrap};
+use wayfarer::timeline::{NpcState, Times};
 use wayfarer::Vec3;
 
-const DAY: f64 = 600.0;
+#[path = "../benches/common/timeline_scene.rs"]
+mod scene;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -19,39 +20,7 @@ fn main() {
     let calls: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(50);
     let npcs: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let keys = args.get(4).map(String::as_str) == Some("keys");
-    let pts: Vec<Vec3> = (0..1000)
-        .map(|i| {
-            let a = i as f32 * 0.37;
-            Vec3::new(
-                a.cos() * 10.0 + i as f32 * 2.0,
-                (a * 0.3).sin(),
-                a.sin() * 10.0,
-            )
-        })
-        .collect();
-    let mut set = ScheduleSet::new();
-    let p = set.add_path(Path::catmull_rom(&pts, 0.5, 0.0).unwrap());
-    let len = set.path(p).unwrap().length() as f64;
-    for i in 0..npcs {
-        let t0 = -(((i * 7919) % npcs) as f64 / npcs as f64 * DAY);
-        if keys {
-            // The bench's 12 keys: holds, easing, loop.
-            let fr = [0.0, 0.1, 0.1, 0.3, 0.5, 0.5, 0.6, 0.8, 0.8, 0.9, 0.95, 1.0];
-            let ks: Vec<Key> = (0..12)
-                .map(|k| Key {
-                    time: t0 + k as f64 * DAY / 11.0,
-                    distance: len * fr[k],
-                })
-                .collect();
-            use Ease::*;
-            let ease = [
-                InOut, None, In, None, None, Out, None, None, InOut, None, None,
-            ];
-            set.add_npc(p, &ks, &ease, Wrap::Loop).unwrap();
-        } else {
-            set.add_npc_simple(p, t0, t0 + DAY, Wrap::Loop).unwrap();
-        }
-    }
+    let set = scene::set(npcs, keys);
     let mut pos = vec![Vec3::ZERO; npcs];
     let mut fwd = vec![Vec3::ZERO; npcs];
     let mut vel = vec![Vec3::ZERO; npcs];
