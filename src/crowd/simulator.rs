@@ -838,6 +838,7 @@ impl Crowd {
     /// freezing them would freeze a crowd spawned packed. Serial, in body order: same bits
     /// for any thread count. `self.next` holds the agents to check first, `self.pos` the
     /// final positions.
+    ///
     /// `slack` bounds the distance of every final and old position from where the grid
     /// binned its body; past what the grid's cells cover, the grid is rebuilt over the final
     /// positions.
