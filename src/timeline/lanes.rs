@@ -30,9 +30,9 @@
 
 use super::path::{clean, unit_recip_xyz, Path, Span, ACCURATE_RECIP};
 use super::schedule::{ease_lane, local_time_lane, Key, Leg, NpcState, ScheduleSample, Wrap};
-use super::set::{NpcSample, ScheduleSet, Times, CHUNK};
+use super::set::{NpcSample, SampleArrays, ScheduleSet, Times, CHUNK};
 use crate::curve::CurveParam;
-use glam::{Vec3, Vec3A};
+use glam::Vec3;
 
 /// One leg as the lanes read it: start time `tᵢ`, `1/Δtᵢ`, start distance `dᵢ` and distance
 /// covered `Δdᵢ` (the values [`super::schedule::KeysView::sample`] reads).
@@ -187,12 +187,15 @@ pub(super) struct Lanes {
     state: [NpcState; CHUNK],
     /// Lanes sampled by the scalar code in pass 2: lane and sample.
     fixed: [(u8, ScheduleSample); CHUNK],
-    // Pass 4 → 5: the span; pass 5 → 6: curve parameter.
-    sp: [Span; CHUNK],
+    // Pass 4 → 5: the span's index; pass 5 → 6: segment and curve parameter.
+    idx: [u32; CHUNK],
+    /// The lane search did not settle the span (a walk or a binary search is needed).
+    slow: [bool; CHUNK],
+    seg: [u32; CHUNK],
     param: [f32; CHUNK],
     // Pass 6 outputs: position and derivative.
-    pos: [Vec3A; CHUNK],
-    der: [Vec3A; CHUNK],
+    pos: [[f32; CHUNK]; 3],
+    der: [[f32; CHUNK]; 3],
     // Pass 7 outputs.
     recip: [f32; CHUNK],
     /// The tangent needs the scalar fallback (`1/|C'|` not finite, not positive or too big).
@@ -213,10 +216,12 @@ impl Lanes {
             facing: [1.0; CHUNK],
             state: [NpcState::Moving; CHUNK],
             fixed: [(0, ScheduleSample::default()); CHUNK],
-            sp: [Span::SENTINEL; CHUNK],
+            idx: [0; CHUNK],
+            slow: [false; CHUNK],
+            seg: [0; CHUNK],
             param: [0.0; CHUNK],
-            pos: [Vec3A::ZERO; CHUNK],
-            der: [Vec3A::ZERO; CHUNK],
+            pos: [[0.0; CHUNK]; 3],
+            der: [[0.0; CHUNK]; 3],
             recip: [0.0; CHUNK],
             bad: [false; CHUNK],
             fwd: [[0.0; CHUNK]; 3],
@@ -290,17 +295,29 @@ fn legs(g: &LegIn<'_>, l: &mut Lanes) {
     }
 }
 
-/// Pass 5 (lanes): the span's cubic `t(x)` ([`Path::param_in_span`]'s operations; the
-/// sentinel span of an empty table gives `t = 0`).
+/// The segment and parameter at cleaned distance `d` in span `i` of `spans`
+/// ([`Path::param_in_span`]'s operations, without its branch; the sentinel span of an empty
+/// table gives `t = 0`).
 #[inline(always)]
-fn params(l: &mut Lanes) {
+fn param_of(spans: &[Span], i: u32, d: f32) -> (u32, f32) {
+    // Field by field, each a select rather than a panic (`i` is always in range), so that a
+    // loop over lanes reads them with gathers.
+    let f = |k: fn(&Span) -> f32, none: f32| spans.get(i as usize).map_or(none, k);
+    let (start, inv_ds, hi) = (f(|s| s.start, f32::INFINITY), f(|s| s.inv_ds, 0.0), f(|s| s.hi, 0.0));
+    let c = [f(|s| s.c[0], 0.0), f(|s| s.c[1], 0.0), f(|s| s.c[2], 0.0), f(|s| s.c[3], 0.0)];
+    let segment = spans.get(i as usize).map_or(0, |s| s.segment);
+    let x = clamp_f32((d - start) * inv_ds, 0.0, 1.0);
+    let t = c[0] + x * (c[1] + x * (c[2] + x * c[3]));
+    let t = clamp_f32(t, c[0], hi);
+    (segment, if start == f32::INFINITY { 0.0 } else { t })
+}
+
+/// Pass 5 (lanes): the span's cubic `t(x)` for a chunk on one path (its table read by index:
+/// gathers where the CPU has them).
+#[inline(always)]
+fn params(spans: &[Span], l: &mut Lanes) {
     for j in 0..CHUNK {
-        let sp = &l.sp[j];
-        let x = clamp_f32((l.d[j] - sp.start) * sp.inv_ds, 0.0, 1.0);
-        let c = &sp.c;
-        let t = c[0] + x * (c[1] + x * (c[2] + x * c[3]));
-        let t = clamp_f32(t, c[0], sp.hi);
-        l.param[j] = if sp.start == f32::INFINITY { 0.0 } else { t };
+        (l.seg[j], l.param[j]) = param_of(spans, l.idx[j], l.d[j]);
     }
 }
 
@@ -308,7 +325,7 @@ fn params(l: &mut Lanes) {
 #[inline(always)]
 fn frames(l: &mut Lanes) {
     for j in 0..CHUNK {
-        let (x, y, z) = (l.der[j].x, l.der[j].y, l.der[j].z);
+        let (x, y, z) = (l.der[0][j], l.der[1][j], l.der[2][j]);
         let r = unit_recip_xyz(x, y, z);
         l.recip[j] = r;
         // `r.is_finite() && r > 0 && r <= ACCURATE_RECIP` (the last two imply the first).
@@ -330,8 +347,74 @@ fn hint_of(hints: &Option<&mut [u32]>, k: usize) -> usize {
     hints.as_deref().map_or(0, |h| h[k] as usize)
 }
 
-/// Pass 4 for lane `j` on `path`: the span holding `l.d[j]` (from the lane's hint, updated,
-/// when there are hints), copied into the lane.
+/// `s[i]`, or `+∞` past the end (never, for the indexes below; a select, not a panic, so the
+/// loops vectorise, reading by index with gathers where the CPU has them).
+#[inline(always)]
+fn start_at(s: &[f32], i: usize) -> f32 {
+    s.get(i).copied().unwrap_or(f32::INFINITY)
+}
+
+/// Pass 4 (lanes, then scalar for the rare lanes that need a walk) for lanes `0..m` on
+/// `path`: the span holding each `l.d[j]`, into `l.idx` ([`Path::span_index`]: with hints,
+/// the hinted span or the next one; without, the grid cell's span or the next one; the
+/// answer is unique, so any search gives the same index). `hs` is this chunk's hints, read
+/// and updated (`hs[2j + 1]`) unless the table is empty.
+#[inline(always)]
+fn span_lanes(path: &Path, l: &mut Lanes, m: usize, hs: &mut Option<&mut [u32]>) {
+    let st = path.starts();
+    let n = st.len() - 1;
+    if n == 0 {
+        // Only the sentinel: an empty table, every distance at span 0; hints untouched.
+        l.idx = [0; CHUNK];
+        return;
+    }
+    match hs.as_deref() {
+        Some(h) => {
+            for j in 0..m {
+                l.idx[j] = h[2 * j + 1];
+            }
+            let last = (n - 1) as u32;
+            for j in 0..CHUNK {
+                let d = l.d[j];
+                let i = l.idx[j].min(last) as usize;
+                let (a, b, c) = (start_at(st, i), start_at(st, i + 1), start_at(st, i + 2));
+                let here = ((i == 0) | (a <= d)) & (b > d);
+                let next = (b <= d) & (c > d);
+                l.idx[j] = if here { i as u32 } else { i as u32 + 1 };
+                l.slow[j] = !(here | next);
+            }
+        }
+        None => {
+            let (grid, scale) = path.grid();
+            let top = grid.len() - 1;
+            for j in 0..CHUNK {
+                let d = l.d[j];
+                let cell = ((d * scale) as usize).min(top);
+                let g = grid.get(cell).copied().unwrap_or(0) as usize;
+                let i = g + (start_at(st, g + 1) <= d) as usize;
+                let here = ((i == 0) | (start_at(st, i) <= d)) & (start_at(st, i + 1) > d);
+                l.idx[j] = i as u32;
+                l.slow[j] = !here;
+            }
+        }
+    }
+    if l.slow[..m].contains(&true) {
+        for j in 0..m {
+            if l.slow[j] {
+                // From the lane's starting span (the walk clamps it): the hint, or the grid's.
+                l.idx[j] = path.walk_from(l.idx[j] as usize, l.d[j]) as u32;
+            }
+        }
+    }
+    if let Some(h) = hs.as_deref_mut() {
+        for j in 0..m {
+            h[2 * j + 1] = l.idx[j];
+        }
+    }
+}
+
+/// Pass 4 for lane `j` on `path`, when the chunk's lanes are on several paths:
+/// [`Path::span_index`], from the lane's hint (updated) when there are hints.
 #[inline(always)]
 fn span_lane(path: &Path, l: &mut Lanes, j: usize, hs: &mut Option<&mut [u32]>) {
     let d = l.d[j];
@@ -344,7 +427,27 @@ fn span_lane(path: &Path, l: &mut Lanes, j: usize, hs: &mut Option<&mut [u32]>) 
             i
         }
     };
-    l.sp[j] = *path.span(i);
+    l.idx[j] = i as u32;
+}
+
+/// Pass 6 (lanes) for a chunk on one path in power form: position `a + t(b + t(c + t·d))`
+/// and derivative `b + t(2c + t·3d)` ([`Path::position_derivative_a`]'s operations, component
+/// by component; the coefficients read by index, with gathers where the CPU has them).
+#[inline(always)]
+fn curves(flat: &[f32], l: &mut Lanes) {
+    for j in 0..CHUNK {
+        let base = l.seg[j] as usize * 12;
+        let t = clamp_f32(l.param[j], 0.0, 1.0);
+        // A select, not a panic (the segment is always in range): gathers.
+        let f = |i: usize| flat.get(base + i).copied().unwrap_or(0.0);
+        for k in 0..3 {
+            let (a, b, c, d) = (f(k), f(3 + k), f(6 + k), f(9 + k));
+            // `2c` and `3d` as `Power` stores them (the same single roundings).
+            let (c2, d3) = (2.0 * c, 3.0 * d);
+            l.pos[k][j] = a + t * (b + t * (c + t * d));
+            l.der[k][j] = b + t * (c2 + t * d3);
+        }
+    }
 }
 
 /// Pass 6 for lane `j` on `path`: position and derivative (16-byte vectors: x, y and z in
@@ -352,15 +455,85 @@ fn span_lane(path: &Path, l: &mut Lanes, j: usize, hs: &mut Option<&mut [u32]>) 
 #[inline(always)]
 fn curve_lane(path: &Path, l: &mut Lanes, j: usize) {
     let p = CurveParam {
-        segment: l.sp[j].segment as usize,
+        segment: l.seg[j] as usize,
         t: l.param[j],
     };
-    (l.pos[j], l.der[j]) = path.position_derivative_a(p);
+    let (pos, der) = path.position_derivative_a(p);
+    for k in 0..3 {
+        (l.pos[k][j], l.der[k][j]) = (pos[k], der[k]);
+    }
+}
+
+/// Where a chunk's results go (pass 8): a per-NPC callback ([`Sink`]) or flat arrays
+/// ([`SampleArrays`]).
+pub(super) trait Emit {
+    /// Hands over lanes `0..m` of `l`, NPCs `start..start + m` (`frame`: forwards and
+    /// velocities were computed).
+    fn emit(&mut self, start: usize, m: usize, l: &Lanes, frame: bool);
+}
+
+/// A callback `f(npc, sample)`, called in NPC order.
+pub(super) struct Sink<F>(pub(super) F);
+
+impl<F: FnMut(usize, &NpcSample)> Emit for Sink<F> {
+    #[inline(always)]
+    fn emit(&mut self, start: usize, m: usize, l: &Lanes, frame: bool) {
+        for j in 0..m {
+            let (forward, velocity) = if frame {
+                (
+                    Vec3::new(l.fwd[0][j], l.fwd[1][j], l.fwd[2][j]),
+                    Vec3::new(l.vel[0][j], l.vel[1][j], l.vel[2][j]),
+                )
+            } else {
+                (Vec3::ZERO, Vec3::ZERO)
+            };
+            (self.0)(
+                start + j,
+                &NpcSample {
+                    position: Vec3::new(l.pos[0][j], l.pos[1][j], l.pos[2][j]),
+                    forward,
+                    velocity,
+                    state: l.state[j],
+                },
+            );
+        }
+    }
+}
+
+/// Lanes `0..m` of the three columns `c` as points, into `out`.
+#[inline(always)]
+fn put_points(out: &mut [Vec3], c: &[[f32; CHUNK]; 3]) {
+    for (j, o) in out.iter_mut().enumerate().take(CHUNK) {
+        *o = Vec3::new(c[0][j], c[1][j], c[2][j]);
+    }
+}
+
+impl<S: From<NpcState> + Copy> Emit for SampleArrays<'_, S> {
+    #[inline(always)]
+    fn emit(&mut self, start: usize, m: usize, l: &Lanes, frame: bool) {
+        let range = start..start + m;
+        if let Some(o) = self.positions.as_deref_mut() {
+            put_points(&mut o[range.clone()], &l.pos);
+        }
+        if frame {
+            if let Some(o) = self.forwards.as_deref_mut() {
+                put_points(&mut o[range.clone()], &l.fwd);
+            }
+            if let Some(o) = self.velocities.as_deref_mut() {
+                put_points(&mut o[range.clone()], &l.vel);
+            }
+        }
+        if let Some(o) = self.states.as_deref_mut() {
+            for (o, s) in o[range].iter_mut().zip(&l.state) {
+                *o = S::from(*s);
+            }
+        }
+    }
 }
 
 impl ScheduleSet {
     /// One chunk of the batch (NPCs `start..start + m`, `m ≤ CHUNK`) through the passes of
-    /// the module docs, each sample handed to `sink` in NPC order.
+    /// the module docs, the results handed to `out`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
     fn chunk<const ROUND: bool>(
@@ -372,7 +545,7 @@ impl ScheduleSet {
         times: Times<'_>,
         hints: &mut Option<&mut [u32]>,
         frame: bool,
-        sink: &mut impl FnMut(usize, &NpcSample),
+        out: &mut impl Emit,
     ) {
         let m = m.min(CHUNK);
         let end = start + m;
@@ -517,61 +690,43 @@ impl ScheduleSet {
         let shared = paths[..m].iter().all(|&p| p == p0);
         if shared {
             let path = &self.paths[p0 as usize];
-            for j in 0..m {
-                span_lane(path, l, j, &mut hs);
-            }
-            params(l);
-            for j in 0..m {
-                curve_lane(path, l, j);
+            span_lanes(path, l, m, &mut hs);
+            params(path.spans(), l);
+            if path.power().is_empty() {
+                for j in 0..m {
+                    curve_lane(path, l, j);
+                }
+            } else {
+                curves(path.power_flat(), l);
             }
         } else {
             for (j, &p) in paths[..m].iter().enumerate() {
-                span_lane(&self.paths[p as usize], l, j, &mut hs);
+                let path = &self.paths[p as usize];
+                span_lane(path, l, j, &mut hs);
+                (l.seg[j], l.param[j]) = param_of(path.spans(), l.idx[j], l.d[j]);
             }
-            params(l);
             for (j, &p) in paths[..m].iter().enumerate() {
                 curve_lane(&self.paths[p as usize], l, j);
             }
         }
 
-        if !frame {
-            for j in 0..m {
-                sink(
-                    start + j,
-                    &NpcSample {
-                        position: l.pos[j].into(),
-                        forward: Vec3::ZERO,
-                        velocity: Vec3::ZERO,
-                        state: l.state[j],
-                    },
-                );
-            }
-            return;
-        }
-        frames(l);
-        if l.bad[..m].contains(&true) {
-            for (j, &p) in paths[..m].iter().enumerate() {
-                if l.bad[j] {
-                    let path = &self.paths[p as usize];
-                    let tangent = path.unit_or_chord(l.der[j].into(), l.recip[j], l.dist[j]);
-                    let (f, v) = (tangent * l.facing[j], tangent * l.speed[j]);
-                    for k in 0..3 {
-                        (l.fwd[k][j], l.vel[k][j]) = (f[k], v[k]);
+        if frame {
+            frames(l);
+            if l.bad[..m].contains(&true) {
+                for (j, &p) in paths[..m].iter().enumerate() {
+                    if l.bad[j] {
+                        let path = &self.paths[p as usize];
+                        let der = Vec3::new(l.der[0][j], l.der[1][j], l.der[2][j]);
+                        let tangent = path.unit_or_chord(der, l.recip[j], l.dist[j]);
+                        let (f, v) = (tangent * l.facing[j], tangent * l.speed[j]);
+                        for k in 0..3 {
+                            (l.fwd[k][j], l.vel[k][j]) = (f[k], v[k]);
+                        }
                     }
                 }
             }
         }
-        for j in 0..m {
-            sink(
-                start + j,
-                &NpcSample {
-                    position: l.pos[j].into(),
-                    forward: Vec3::new(l.fwd[0][j], l.fwd[1][j], l.fwd[2][j]),
-                    velocity: Vec3::new(l.vel[0][j], l.vel[1][j], l.vel[2][j]),
-                    state: l.state[j],
-                },
-            );
-        }
+        out.emit(start, m, l, frame);
     }
 
     /// The whole batch in chunks (see [`ScheduleSet::run`]), with `ROUND` as in
@@ -582,7 +737,7 @@ impl ScheduleSet {
         times: Times<'_>,
         mut hints: Option<&mut [u32]>,
         frame: bool,
-        sink: &mut impl FnMut(usize, &NpcSample),
+        out: &mut impl Emit,
     ) {
         let n = self.npc_count();
         let mut l = Lanes::new();
@@ -590,7 +745,7 @@ impl ScheduleSet {
         let mut start = 0;
         while start < n {
             let m = CHUNK.min(n - start);
-            self.chunk::<ROUND>(&mut l, &mut inp, start, m, times, &mut hints, frame, sink);
+            self.chunk::<ROUND>(&mut l, &mut inp, start, m, times, &mut hints, frame, out);
             start += m;
         }
     }
@@ -606,9 +761,26 @@ impl ScheduleSet {
         times: Times<'_>,
         hints: Option<&mut [u32]>,
         frame: bool,
-        sink: &mut impl FnMut(usize, &NpcSample),
+        out: &mut impl Emit,
     ) {
-        self.run_lanes::<true>(times, hints, frame, sink);
+        self.run_lanes::<true>(times, hints, frame, out);
+    }
+
+    /// [`ScheduleSet::run_lanes`] compiled with AVX-512 (F, VL, BW, DQ; not FMA): 8 f64 / 16
+    /// f32 lanes, and table reads by index as gathers.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and AVX-512 F, VL, BW and DQ.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
+    pub(super) unsafe fn run_avx512(
+        &self,
+        times: Times<'_>,
+        hints: Option<&mut [u32]>,
+        frame: bool,
+        out: &mut impl Emit,
+    ) {
+        self.run_lanes::<true>(times, hints, frame, out);
     }
 }
 
@@ -705,29 +877,32 @@ mod tests {
         times[11] = -f64::MAX;
         times[12] = f64::INFINITY;
         times[13] = -0.0;
-        let collect = |avx: bool, times: Times<'_>, hints: Option<&mut [u32]>, frame: bool| {
+        // 0: the portable build; 1: AVX2; 2: AVX-512 (each when the CPU has it).
+        let collect = |mode: u8, times: Times<'_>, hints: Option<&mut [u32]>, frame: bool| {
             let mut out = Vec::new();
-            let mut sink = |i: usize, s: &NpcSample| out.push((i, *s));
-            if avx {
+            let mut sink = Sink(|i: usize, s: &NpcSample| out.push((i, *s)));
+            match mode {
                 #[cfg(target_arch = "x86_64")]
                 // SAFETY: AVX2 was detected by the caller.
-                unsafe {
-                    set.run_avx2(times, hints, frame, &mut sink)
-                };
-            } else {
-                set.run_lanes::<false>(times, hints, frame, &mut sink);
+                1 => unsafe { set.run_avx2(times, hints, frame, &mut sink) },
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: AVX-512 was detected by the caller.
+                2 => unsafe { set.run_avx512(times, hints, frame, &mut sink) },
+                _ => set.run_lanes::<false>(times, hints, frame, &mut sink),
             }
             out
         };
         let bits = |v: &[(usize, NpcSample)]| format!("{v:?}");
+        let mut modes = vec![0u8];
         #[cfg(target_arch = "x86_64")]
-        let modes: &[bool] = if std::is_x86_feature_detected!("avx2") {
-            &[false, true]
-        } else {
-            &[false]
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let modes: &[bool] = &[false];
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                modes.push(1);
+            }
+            if super::super::set::has_avx512() {
+                modes.push(2);
+            }
+        }
         // Arbitrary starting hints (any value is allowed).
         let mut hints: Vec<Vec<u32>> = modes
             .iter()

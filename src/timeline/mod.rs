@@ -21,7 +21,7 @@ mod set;
 pub use nearest::Nearest;
 pub use path::{Path, MAX_PIECES};
 pub use schedule::{Crossing, Ease, Key, NpcState, Schedule, ScheduleSample, Wrap, MAX_LEG_SPEED};
-pub use set::{NpcSample, ScheduleSet, Times};
+pub use set::{NpcSample, SampleArrays, ScheduleSet, Times};
 
 use crate::curve::CurveError;
 

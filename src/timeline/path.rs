@@ -187,6 +187,8 @@ pub struct Path {
     /// The table's intervals mapped to the curve's own parameter (see [`Span`]), plus a
     /// sentinel span starting at `+∞` that ends every forward walk.
     spans: Vec<Span>,
+    /// Each span's `start` (sentinel's `+∞` included), compact for the batch's lane search.
+    starts: Vec<f32>,
     /// Uniform grid over `[0, L]`: the span holding each cell's start, a starting point for
     /// the search (two cells per span: 0–1 steps instead of a binary search).
     grid: Vec<u32>,
@@ -194,6 +196,8 @@ pub struct Path {
     /// Cubic segments in power form (see [`Power`]), `C(t) = a + t(b + t(c + t·d))` (empty
     /// for Bézier chains, which evaluate their own way).
     power: Vec<Power>,
+    /// [`Path::power_flat`].
+    power_flat: Vec<f32>,
 }
 
 /// One arc-length table interval, baked for queries: the table's cubic of the piece
@@ -258,12 +262,12 @@ fn spans(table: &ArcLengthTable, refined: &Refined<'_>) -> Vec<Span> {
 /// 16-byte vectors: position and derivative are eight vector operations per query.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Power {
-    a: Vec3A,
-    b: Vec3A,
-    c: Vec3A,
-    d: Vec3A,
-    c2: Vec3A,
-    d3: Vec3A,
+    pub(super) a: Vec3A,
+    pub(super) b: Vec3A,
+    pub(super) c: Vec3A,
+    pub(super) d: Vec3A,
+    pub(super) c2: Vec3A,
+    pub(super) d3: Vec3A,
 }
 
 impl Power {
@@ -362,9 +366,18 @@ impl Path {
             nearest,
             first,
             owner,
+            starts: spans.iter().map(|s| s.start).collect(),
             spans,
             grid,
             grid_scale,
+            power_flat: power
+                .iter()
+                .flat_map(|p: &Power| {
+                    [p.a, p.b, p.c, p.d]
+                        .into_iter()
+                        .flat_map(|v| v.to_array())
+                })
+                .collect(),
             power,
         }
     }
@@ -485,10 +498,34 @@ impl Path {
         i
     }
 
-    /// Span `i` (from [`Path::span_index`]).
+    /// The spans, sentinel included (never empty).
     #[inline(always)]
-    pub(super) fn span(&self, i: usize) -> &Span {
-        &self.spans[i]
+    pub(super) fn spans(&self) -> &[Span] {
+        &self.spans
+    }
+
+    /// Each span's start, the sentinel's `+∞` included (never empty).
+    #[inline(always)]
+    pub(super) fn starts(&self) -> &[f32] {
+        &self.starts
+    }
+
+    /// The segments in power form (empty for Bézier chains, which evaluate their own way).
+    #[inline(always)]
+    pub(super) fn power(&self) -> &[Power] {
+        &self.power
+    }
+
+    /// [`Path::power`] as 12 floats per segment: `a`, `b`, `c`, `d`, each x, y, z.
+    #[inline(always)]
+    pub(super) fn power_flat(&self) -> &[f32] {
+        &self.power_flat
+    }
+
+    /// The search grid (see [`Path::span_index`]) and its cells per metre.
+    #[inline(always)]
+    pub(super) fn grid(&self) -> (&[u32], f32) {
+        (&self.grid, self.grid_scale)
     }
 
     /// The last span with `start ≤ d` (0 if none); `d` is not NaN.
@@ -513,7 +550,7 @@ impl Path {
     /// The last span with `start ≤ d` (0 if none), walking from span `i`; a binary search
     /// after 8 steps. The answer is unique (starts are increasing), whatever `i` was.
     #[inline]
-    fn walk_from(&self, mut i: usize, d: f32) -> usize {
+    pub(super) fn walk_from(&self, mut i: usize, d: f32) -> usize {
         let n = self.spans.len() - 1;
         if n == 0 {
             return 0;
