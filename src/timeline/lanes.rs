@@ -536,7 +536,7 @@ impl ScheduleSet {
     /// the module docs, the results handed to `out`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn chunk<const ROUND: bool>(
+    fn chunk<const ROUND: bool, const GATHER: bool>(
         &self,
         l: &mut Lanes,
         inp: &mut Inputs,
@@ -690,14 +690,21 @@ impl ScheduleSet {
         let shared = paths[..m].iter().all(|&p| p == p0);
         if shared {
             let path = &self.paths[p0 as usize];
-            span_lanes(path, l, m, &mut hs);
-            params(path.spans(), l);
-            if path.power().is_empty() {
+            if GATHER {
+                span_lanes(path, l, m, &mut hs);
+                params(path.spans(), l);
+            } else {
+                for j in 0..m {
+                    span_lane(path, l, j, &mut hs);
+                    (l.seg[j], l.param[j]) = param_of(path.spans(), l.idx[j], l.d[j]);
+                }
+            }
+            if GATHER && !path.power().is_empty() {
+                curves(path.power_flat(), l);
+            } else {
                 for j in 0..m {
                     curve_lane(path, l, j);
                 }
-            } else {
-                curves(path.power_flat(), l);
             }
         } else {
             for (j, &p) in paths[..m].iter().enumerate() {
@@ -732,7 +739,7 @@ impl ScheduleSet {
     /// The whole batch in chunks (see [`ScheduleSet::run`]), with `ROUND` as in
     /// [`super::schedule::wrap_mod_lane`].
     #[inline(always)]
-    pub(super) fn run_lanes<const ROUND: bool>(
+    pub(super) fn run_lanes<const ROUND: bool, const GATHER: bool>(
         &self,
         times: Times<'_>,
         mut hints: Option<&mut [u32]>,
@@ -745,7 +752,7 @@ impl ScheduleSet {
         let mut start = 0;
         while start < n {
             let m = CHUNK.min(n - start);
-            self.chunk::<ROUND>(&mut l, &mut inp, start, m, times, &mut hints, frame, out);
+            self.chunk::<ROUND, GATHER>(&mut l, &mut inp, start, m, times, &mut hints, frame, out);
             start += m;
         }
     }
@@ -763,7 +770,7 @@ impl ScheduleSet {
         frame: bool,
         out: &mut impl Emit,
     ) {
-        self.run_lanes::<true>(times, hints, frame, out);
+        self.run_lanes::<true, false>(times, hints, frame, out);
     }
 
     /// [`ScheduleSet::run_lanes`] compiled with AVX-512 (F, VL, BW, DQ; not FMA): 8 f64 / 16
@@ -780,7 +787,7 @@ impl ScheduleSet {
         frame: bool,
         out: &mut impl Emit,
     ) {
-        self.run_lanes::<true>(times, hints, frame, out);
+        self.run_lanes::<true, true>(times, hints, frame, out);
     }
 }
 
@@ -888,7 +895,7 @@ mod tests {
                 #[cfg(target_arch = "x86_64")]
                 // SAFETY: AVX-512 was detected by the caller.
                 2 => unsafe { set.run_avx512(times, hints, frame, &mut sink) },
-                _ => set.run_lanes::<false>(times, hints, frame, &mut sink),
+                _ => set.run_lanes::<false, false>(times, hints, frame, &mut sink),
             }
             out
         };

@@ -275,7 +275,7 @@ impl ScheduleSet {
             unsafe { self.run_avx2(times, hints, frame, out) };
             return;
         }
-        self.run_lanes::<false>(times, hints, frame, out);
+        self.run_lanes::<false, false>(times, hints, frame, out);
     }
 
     /// Evaluates every NPC at `times`, calling `sink(npc, sample)` in NPC order.
