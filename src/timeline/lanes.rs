@@ -370,8 +370,14 @@ fn span_lanes(path: &Path, l: &mut Lanes, m: usize, hs: &mut Option<&mut [u32]>)
     }
     match hs.as_deref() {
         Some(h) => {
-            for j in 0..m {
-                l.idx[j] = h[2 * j + 1];
+            if let Ok(full) = <&[u32; 2 * CHUNK]>::try_from(h) {
+                for j in 0..CHUNK {
+                    l.idx[j] = full[2 * j + 1];
+                }
+            } else {
+                for j in 0..m {
+                    l.idx[j] = h[2 * j + 1];
+                }
             }
             let last = (n - 1) as u32;
             for j in 0..CHUNK {
@@ -407,8 +413,14 @@ fn span_lanes(path: &Path, l: &mut Lanes, m: usize, hs: &mut Option<&mut [u32]>)
         }
     }
     if let Some(h) = hs.as_deref_mut() {
-        for j in 0..m {
-            h[2 * j + 1] = l.idx[j];
+        if let Ok(full) = <&mut [u32; 2 * CHUNK]>::try_from(&mut *h) {
+            for j in 0..CHUNK {
+                full[2 * j + 1] = l.idx[j];
+            }
+        } else {
+            for j in 0..m {
+                h[2 * j + 1] = l.idx[j];
+            }
         }
     }
 }
@@ -500,9 +512,16 @@ impl<F: FnMut(usize, &NpcSample)> Emit for Sink<F> {
     }
 }
 
-/// Lanes `0..m` of the three columns `c` as points, into `out`.
+/// Lanes `0..out.len()` of the three columns `c` as points, into `out` (a full chunk as a
+/// fixed-length loop).
 #[inline(always)]
 fn put_points(out: &mut [Vec3], c: &[[f32; CHUNK]; 3]) {
+    if let Ok(full) = <&mut [Vec3; CHUNK]>::try_from(&mut *out) {
+        for j in 0..CHUNK {
+            full[j] = Vec3::new(c[0][j], c[1][j], c[2][j]);
+        }
+        return;
+    }
     for (j, o) in out.iter_mut().enumerate().take(CHUNK) {
         *o = Vec3::new(c[0][j], c[1][j], c[2][j]);
     }
