@@ -446,14 +446,20 @@ fn span_lane(path: &Path, l: &mut Lanes, j: usize, hs: &mut Option<&mut [u32]>) 
 /// and derivative `b + t(2c + t·3d)` ([`Path::position_derivative_a`]'s operations, component
 /// by component; the coefficients read by index, with gathers where the CPU has them).
 #[inline(always)]
-fn curves(flat: &[f32], l: &mut Lanes) {
+fn curves(flat: &[u64], l: &mut Lanes) {
     for j in 0..CHUNK {
-        let base = l.seg[j] as usize * 12;
+        let base = l.seg[j] as usize * 6;
         let t = clamp_f32(l.param[j], 0.0, 1.0);
-        // A select, not a panic (the segment is always in range): gathers.
-        let f = |i: usize| flat.get(base + i).copied().unwrap_or(0.0);
+        // Two floats per 8-byte read; a select, not a panic (the segment is always in
+        // range): gathers.
+        let mut f = [0.0f32; 12];
+        for k in 0..6 {
+            let w = flat.get(base + k).copied().unwrap_or(0);
+            f[2 * k] = f32::from_bits(w as u32);
+            f[2 * k + 1] = f32::from_bits((w >> 32) as u32);
+        }
         for k in 0..3 {
-            let (a, b, c, d) = (f(k), f(3 + k), f(6 + k), f(9 + k));
+            let (a, b, c, d) = (f[k], f[3 + k], f[6 + k], f[9 + k]);
             // `2c` and `3d` as `Power` stores them (the same single roundings).
             let (c2, d3) = (2.0 * c, 3.0 * d);
             l.pos[k][j] = a + t * (b + t * (c + t * d));
