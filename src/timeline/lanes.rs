@@ -312,12 +312,27 @@ fn param_of(spans: &[Span], i: u32, d: f32) -> (u32, f32) {
     (segment, if start == f32::INFINITY { 0.0 } else { t })
 }
 
-/// Pass 5 (lanes): the span's cubic `t(x)` for a chunk on one path (its table read by index:
-/// gathers where the CPU has them).
+/// Pass 5 (lanes): the span's cubic `t(x)` for a chunk on one path, [`param_of`] with the
+/// span read from [`Path::span_words`] (two fields per 8-byte read: gathers where the CPU
+/// has them).
 #[inline(always)]
-fn params(spans: &[Span], l: &mut Lanes) {
+fn params(words: &[u64], l: &mut Lanes) {
     for j in 0..CHUNK {
-        (l.seg[j], l.param[j]) = param_of(spans, l.idx[j], l.d[j]);
+        let base = l.idx[j] as usize * 4;
+        // A select, not a panic (`idx` is always in range); out of range reads the sentinel.
+        let w = |k: usize, none: u64| words.get(base + k).copied().unwrap_or(none);
+        let lo = |w: u64| w as u32;
+        let hi = |w: u64| (w >> 32) as u32;
+        let (w0, w1) = (w(0, f32::INFINITY.to_bits() as u64), w(1, 0));
+        let (w2, w3) = (w(2, 0), w(3, 0));
+        let (start, inv_ds) = (f32::from_bits(lo(w0)), f32::from_bits(hi(w0)));
+        let (segment, top) = (lo(w1), f32::from_bits(hi(w1)));
+        let c = [lo(w2), hi(w2), lo(w3), hi(w3)].map(f32::from_bits);
+        let x = clamp_f32((l.d[j] - start) * inv_ds, 0.0, 1.0);
+        let t = c[0] + x * (c[1] + x * (c[2] + x * c[3]));
+        let t = clamp_f32(t, c[0], top);
+        l.seg[j] = segment;
+        l.param[j] = if start == f32::INFINITY { 0.0 } else { t };
     }
 }
 
@@ -717,7 +732,7 @@ impl ScheduleSet {
             let path = &self.paths[p0 as usize];
             if GATHER {
                 span_lanes(path, l, m, &mut hs);
-                params(path.spans(), l);
+                params(path.span_words(), l);
             } else {
                 for j in 0..m {
                     span_lane(path, l, j, &mut hs);

@@ -189,6 +189,8 @@ pub struct Path {
     spans: Vec<Span>,
     /// Each span's `start` (sentinel's `+∞` included), compact for the batch's lane search.
     starts: Vec<f32>,
+    /// [`Path::span_words`].
+    span_words: Vec<u64>,
     /// Uniform grid over `[0, L]`: the span holding each cell's start, a starting point for
     /// the search (two cells per span: 0–1 steps instead of a binary search).
     grid: Vec<u32>,
@@ -367,6 +369,18 @@ impl Path {
             first,
             owner,
             starts: spans.iter().map(|s| s.start).collect(),
+            span_words: spans
+                .iter()
+                .flat_map(|s| {
+                    let pair = |lo: u32, hi: u32| lo as u64 | (hi as u64) << 32;
+                    [
+                        pair(s.start.to_bits(), s.inv_ds.to_bits()),
+                        pair(s.segment, s.hi.to_bits()),
+                        pair(s.c[0].to_bits(), s.c[1].to_bits()),
+                        pair(s.c[2].to_bits(), s.c[3].to_bits()),
+                    ]
+                })
+                .collect(),
             spans,
             grid,
             grid_scale,
@@ -506,6 +520,13 @@ impl Path {
     #[inline(always)]
     pub(super) fn spans(&self) -> &[Span] {
         &self.spans
+    }
+
+    /// [`Path::spans`] packed for 8-byte reads, four `u64` per span, two fields each (the
+    /// first in the low half): `start, inv_ds`, `segment, hi`, `c₀, c₁`, `c₂, c₃`.
+    #[inline(always)]
+    pub(super) fn span_words(&self) -> &[u64] {
+        &self.span_words
     }
 
     /// Each span's start, the sentinel's `+∞` included (never empty).
