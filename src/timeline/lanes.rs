@@ -67,6 +67,10 @@ pub(super) struct Columns {
     /// More than one leg (the leg must be searched).
     multi: Vec<bool>,
     path: Vec<u32>,
+    /// Per chunk of `CHUNK` NPCs: some NPC has several legs; the path every NPC is on
+    /// ([`MIXED`] when they differ).
+    chunk_multi: Vec<bool>,
+    chunk_path: Vec<u32>,
     /// Per leg (parallel to the set's legs).
     legs: Vec<LegLane>,
     meta: Vec<LegMeta>,
@@ -101,10 +105,23 @@ impl Columns {
         for (col, v) in self.face.iter_mut().zip(first.face) {
             col.push(v as f32);
         }
-        self.multi.push(legs.len() > 1);
+        let multi = legs.len() > 1;
+        if self.multi.len() % CHUNK == 0 {
+            self.chunk_multi.push(multi);
+            self.chunk_path.push(path);
+        } else if let (Some(m), Some(p)) = (self.chunk_multi.last_mut(), self.chunk_path.last_mut()) {
+            *m |= multi;
+            if *p != path {
+                *p = MIXED;
+            }
+        }
+        self.multi.push(multi);
         self.path.push(path);
     }
 }
+
+/// [`Columns`]' chunk path when the chunk's NPCs are on different paths.
+const MIXED: u32 = u32::MAX;
 
 /// Copies of the columns for a chunk that cannot read them in place (the last, partial chunk;
 /// legs patched for lanes past their first leg), reused for every chunk.
@@ -588,6 +605,7 @@ impl ScheduleSet {
         out: &mut impl Emit,
     ) {
         let m = m.min(CHUNK);
+        debug_assert_eq!(start % CHUNK, 0, "chunks start at multiples of CHUNK");
         let end = start + m;
         // This chunk's hints: `hs[2j]` and `hs[2j + 1]` for lane `j`.
         let mut hs = hints.as_deref_mut().map(|h| &mut h[2 * start..2 * end]);
@@ -621,7 +639,7 @@ impl ScheduleSet {
         // leg up and patch a copy of the leg columns.
         let mut n_fixed = 0;
         let hinted = hs.is_some();
-        let patch = multi[..m].iter().any(|&x| x);
+        let patch = c.chunk_multi[start / CHUNK];
         // With lanes to patch, the leg columns are filled lane by lane (the columns for lanes
         // on their first leg, the leg records for the others): no column is read in vain.
         let mut copies = patch.then(|| {
@@ -726,9 +744,8 @@ impl ScheduleSet {
         }
 
         // Passes 4–6, with the path looked up once when the whole chunk shares it.
-        let p0 = paths[0];
-        let shared = paths[..m].iter().all(|&p| p == p0);
-        if shared {
+        let p0 = c.chunk_path[start / CHUNK];
+        if p0 != MIXED {
             let path = &self.paths[p0 as usize];
             if GATHER {
                 span_lanes(path, l, m, &mut hs);
