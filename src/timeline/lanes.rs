@@ -270,7 +270,8 @@ fn clamp_f32(x: f32, lo: f32, hi: f32) -> f32 {
     }
 }
 
-/// Pass 1 (lanes): local times, directions and the scalar flags, for world times `time(j)`.
+/// Pass 1 (lanes): local times, directions and the scalar flags, for world times `time(j)`;
+/// whether any lane (spare lanes included) is flagged.
 #[inline(always)]
 fn local_times<const ROUND: bool>(
     time: impl Fn(usize) -> f64,
@@ -279,13 +280,16 @@ fn local_times<const ROUND: bool>(
     end: &[f64; CHUNK],
     wrap: &[u64; CHUNK],
     l: &mut Lanes,
-) {
+) -> bool {
+    let mut any = false;
     for j in 0..CHUNK {
         let (tau, dir, scalar) = local_time_lane::<ROUND>(time(j), t0[j], span[j], end[j], wrap[j]);
         l.tau[j] = tau;
         l.dir[j] = dir;
         l.scalar[j] = scalar;
+        any |= scalar;
     }
+    any
 }
 
 /// Pass 3 (lanes): position on the leg, easing, distance, speed, facing and state.
@@ -353,15 +357,18 @@ fn params(words: &[u64], l: &mut Lanes) {
     }
 }
 
-/// Pass 7 (lanes): `1/|C'|`, forward and velocity.
+/// Pass 7 (lanes): `1/|C'|`, forward and velocity; whether any lane (spare lanes included)
+/// needs the fallback.
 #[inline(always)]
-fn frames(l: &mut Lanes) {
+fn frames(l: &mut Lanes) -> bool {
+    let mut any = false;
     for j in 0..CHUNK {
         let (x, y, z) = (l.der[0][j], l.der[1][j], l.der[2][j]);
         let r = unit_recip_xyz(x, y, z);
         l.recip[j] = r;
         // `r.is_finite() && r > 0 && r <= ACCURATE_RECIP` (the last two imply the first).
         l.bad[j] = !((r > 0.0) & (r <= ACCURATE_RECIP));
+        any |= l.bad[j];
         let (tx, ty, tz) = (x * r, y * r, z * r);
         let (f, v) = (l.facing[j], l.speed[j]);
         l.fwd[0][j] = tx * f;
@@ -371,6 +378,7 @@ fn frames(l: &mut Lanes) {
         l.vel[1][j] = ty * v;
         l.vel[2][j] = tz * v;
     }
+    any
 }
 
 /// Hint `k` as a `usize` (0 without hints).
@@ -616,15 +624,14 @@ impl ScheduleSet {
         let wrap = chunk_of(&c.wrap, start, m, &mut inp.wrap);
         let multi = chunk_of(&c.multi, start, m, &mut inp.multi);
         let paths = chunk_of(&c.path, start, m, &mut inp.path);
-        let ts = match times {
-            Times::One(t) => {
-                local_times::<ROUND>(|_| t, t0, span, t_end, wrap, l);
-                None
-            }
+        let (ts, any_scalar) = match times {
+            Times::One(t) => (None, local_times::<ROUND>(|_| t, t0, span, t_end, wrap, l)),
             Times::PerNpc(ts) => {
                 let ts = chunk_of(ts, start, m, &mut inp.t);
-                local_times::<ROUND>(|j| ts[j], t0, span, t_end, wrap, l);
-                Some(ts)
+                (
+                    Some(ts),
+                    local_times::<ROUND>(|j| ts[j], t0, span, t_end, wrap, l),
+                )
             }
         };
         let time = |j: usize| match (times, ts) {
@@ -653,7 +660,7 @@ impl ScheduleSet {
             )
         });
         // The common chunk has every lane on its first leg: leg hints 0, nothing else to do.
-        let lanes = if patch || l.scalar[..m].contains(&true) {
+        let lanes = if patch || any_scalar {
             0..m
         } else {
             if let Some(h) = hs.as_deref_mut() {
@@ -775,8 +782,7 @@ impl ScheduleSet {
         }
 
         if frame {
-            frames(l);
-            if l.bad[..m].contains(&true) {
+            if frames(l) {
                 for (j, &p) in paths[..m].iter().enumerate() {
                     if l.bad[j] {
                         let path = &self.paths[p as usize];
