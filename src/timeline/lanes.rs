@@ -109,7 +109,8 @@ impl Columns {
         if self.multi.len() % CHUNK == 0 {
             self.chunk_multi.push(multi);
             self.chunk_path.push(path);
-        } else if let (Some(m), Some(p)) = (self.chunk_multi.last_mut(), self.chunk_path.last_mut()) {
+        } else if let (Some(m), Some(p)) = (self.chunk_multi.last_mut(), self.chunk_path.last_mut())
+        {
             *m |= multi;
             if *p != path {
                 *p = MIXED;
@@ -210,6 +211,10 @@ pub(super) struct Lanes {
     slow: [bool; CHUNK],
     seg: [u32; CHUNK],
     param: [f32; CHUNK],
+    /// AVX-512 build: each lane's span fields and power-form values as columns (bits), read
+    /// from the tables by `transpose`.
+    span_cols: [[u32; CHUNK]; 8],
+    power_cols: [[u32; CHUNK]; 12],
     // Pass 6 outputs: position and derivative.
     pos: [[f32; CHUNK]; 3],
     der: [[f32; CHUNK]; 3],
@@ -236,6 +241,8 @@ impl Lanes {
             idx: [0; CHUNK],
             slow: [false; CHUNK],
             seg: [0; CHUNK],
+            span_cols: [[0; CHUNK]; 8],
+            power_cols: [[0; CHUNK]; 12],
             param: [0.0; CHUNK],
             pos: [[0.0; CHUNK]; 3],
             der: [[0.0; CHUNK]; 3],
@@ -316,44 +323,49 @@ fn legs(g: &LegIn<'_>, l: &mut Lanes) {
     }
 }
 
-/// The segment and parameter at cleaned distance `d` in span `i` of `spans`
-/// ([`Path::param_in_span`]'s operations, without its branch; the sentinel span of an empty
-/// table gives `t = 0`).
+/// [`Path::param_in_span`]'s arithmetic, without its branch (the sentinel span of an empty
+/// table gives `t = 0`), on a span's fields: start, `1/Δs`, segment, `hi`, `c₀ … c₃`.
 #[inline(always)]
-fn param_of(spans: &[Span], i: u32, d: f32) -> (u32, f32) {
-    // Field by field, each a select rather than a panic (`i` is always in range), so that a
-    // loop over lanes reads them with gathers.
-    let f = |k: fn(&Span) -> f32, none: f32| spans.get(i as usize).map_or(none, k);
-    let (start, inv_ds, hi) = (f(|s| s.start, f32::INFINITY), f(|s| s.inv_ds, 0.0), f(|s| s.hi, 0.0));
-    let c = [f(|s| s.c[0], 0.0), f(|s| s.c[1], 0.0), f(|s| s.c[2], 0.0), f(|s| s.c[3], 0.0)];
-    let segment = spans.get(i as usize).map_or(0, |s| s.segment);
+fn param_from(start: f32, inv_ds: f32, segment: u32, hi: f32, c: [f32; 4], d: f32) -> (u32, f32) {
     let x = clamp_f32((d - start) * inv_ds, 0.0, 1.0);
     let t = c[0] + x * (c[1] + x * (c[2] + x * c[3]));
     let t = clamp_f32(t, c[0], hi);
     (segment, if start == f32::INFINITY { 0.0 } else { t })
 }
 
-/// Pass 5 (lanes): the span's cubic `t(x)` for a chunk on one path, [`param_of`] with the
-/// span read from [`Path::span_words`] (two fields per 8-byte read: gathers where the CPU
-/// has them).
+/// The segment and parameter at cleaned distance `d` in span `i` of `spans`.
 #[inline(always)]
-fn params(words: &[u64], l: &mut Lanes) {
+fn param_of(spans: &[Span], i: u32, d: f32) -> (u32, f32) {
+    let sp = spans.get(i as usize).unwrap_or(&Span::SENTINEL);
+    param_from(sp.start, sp.inv_ds, sp.segment, sp.hi, sp.c, d)
+}
+
+/// Pass 5 (lanes) in the AVX-512 build: [`param_from`] on the span fields in
+/// `l.span_cols`.
+#[inline(always)]
+fn params_from_columns(l: &mut Lanes) {
     for j in 0..CHUNK {
-        let base = l.idx[j] as usize * 4;
-        // A select, not a panic (`idx` is always in range); out of range reads the sentinel.
-        let w = |k: usize, none: u64| words.get(base + k).copied().unwrap_or(none);
-        let lo = |w: u64| w as u32;
-        let hi = |w: u64| (w >> 32) as u32;
-        let (w0, w1) = (w(0, f32::INFINITY.to_bits() as u64), w(1, 0));
-        let (w2, w3) = (w(2, 0), w(3, 0));
-        let (start, inv_ds) = (f32::from_bits(lo(w0)), f32::from_bits(hi(w0)));
-        let (segment, top) = (lo(w1), f32::from_bits(hi(w1)));
-        let c = [lo(w2), hi(w2), lo(w3), hi(w3)].map(f32::from_bits);
-        let x = clamp_f32((l.d[j] - start) * inv_ds, 0.0, 1.0);
-        let t = c[0] + x * (c[1] + x * (c[2] + x * c[3]));
-        let t = clamp_f32(t, c[0], top);
-        l.seg[j] = segment;
-        l.param[j] = if start == f32::INFINITY { 0.0 } else { t };
+        let f = |k: usize| f32::from_bits(l.span_cols[k][j]);
+        let c = [f(4), f(5), f(6), f(7)];
+        (l.seg[j], l.param[j]) = param_from(f(0), f(1), l.span_cols[2][j], f(3), c, l.d[j]);
+    }
+}
+
+/// Pass 6 (lanes) in the AVX-512 build: position `a + t(b + t(c + t·d))` and derivative
+/// `b + t(2c + t·3d)` ([`Path::position_derivative_a`]'s operations, component by
+/// component) from the power-form values in `l.power_cols`.
+#[inline(always)]
+fn curves_from_columns(l: &mut Lanes) {
+    for j in 0..CHUNK {
+        let t = clamp_f32(l.param[j], 0.0, 1.0);
+        let f = |k: usize| f32::from_bits(l.power_cols[k][j]);
+        for k in 0..3 {
+            let (a, b, c, d) = (f(k), f(3 + k), f(6 + k), f(9 + k));
+            // `2c` and `3d` as `Power` stores them (the same single roundings).
+            let (c2, d3) = (2.0 * c, 3.0 * d);
+            l.pos[k][j] = a + t * (b + t * (c + t * d));
+            l.der[k][j] = b + t * (c2 + t * d3);
+        }
     }
 }
 
@@ -482,32 +494,6 @@ fn span_lane(path: &Path, l: &mut Lanes, j: usize, hs: &mut Option<&mut [u32]>) 
     l.idx[j] = i as u32;
 }
 
-/// Pass 6 (lanes) for a chunk on one path in power form: position `a + t(b + t(c + t·d))`
-/// and derivative `b + t(2c + t·3d)` ([`Path::position_derivative_a`]'s operations, component
-/// by component; the coefficients read by index, with gathers where the CPU has them).
-#[inline(always)]
-fn curves(flat: &[u64], l: &mut Lanes) {
-    for j in 0..CHUNK {
-        let base = l.seg[j] as usize * 6;
-        let t = clamp_f32(l.param[j], 0.0, 1.0);
-        // Two floats per 8-byte read; a select, not a panic (the segment is always in
-        // range): gathers.
-        let mut f = [0.0f32; 12];
-        for k in 0..6 {
-            let w = flat.get(base + k).copied().unwrap_or(0);
-            f[2 * k] = f32::from_bits(w as u32);
-            f[2 * k + 1] = f32::from_bits((w >> 32) as u32);
-        }
-        for k in 0..3 {
-            let (a, b, c, d) = (f[k], f[3 + k], f[6 + k], f[9 + k]);
-            // `2c` and `3d` as `Power` stores them (the same single roundings).
-            let (c2, d3) = (2.0 * c, 3.0 * d);
-            l.pos[k][j] = a + t * (b + t * (c + t * d));
-            l.der[k][j] = b + t * (c2 + t * d3);
-        }
-    }
-}
-
 /// Pass 6 for lane `j` on `path`: position and derivative (16-byte vectors: x, y and z in
 /// one operation).
 #[inline(always)]
@@ -519,6 +505,28 @@ fn curve_lane(path: &Path, l: &mut Lanes, j: usize) {
     let (pos, der) = path.position_derivative_a(p);
     for k in 0..3 {
         (l.pos[k][j], l.der[k][j]) = (pos[k], der[k]);
+    }
+}
+
+/// Passes 5 and 6 for a chunk on `path` in the AVX-512 build: each lane's span and segment
+/// read with one load and transposed into columns (`transpose`), then the lane passes.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn params_curves_avx512(path: &Path, l: &mut Lanes) {
+    // SAFETY: AVX-512F (this function's contract).
+    unsafe { super::transpose::span_fields(path.spans(), &l.idx, &mut l.span_cols) };
+    params_from_columns(l);
+    if path.power().is_empty() {
+        for j in 0..CHUNK {
+            curve_lane(path, l, j);
+        }
+    } else {
+        // SAFETY: as above.
+        unsafe { super::transpose::power_values(path.power_rows(), &l.seg, &mut l.power_cols) };
+        curves_from_columns(l);
     }
 }
 
@@ -756,17 +764,15 @@ impl ScheduleSet {
             let path = &self.paths[p0 as usize];
             if GATHER {
                 span_lanes(path, l, m, &mut hs);
-                params(path.span_words(), l);
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: `GATHER` is set only by `run_avx512`, whose caller checked the CPU.
+                unsafe {
+                    params_curves_avx512(path, l)
+                };
             } else {
                 for j in 0..m {
                     span_lane(path, l, j, &mut hs);
                     (l.seg[j], l.param[j]) = param_of(path.spans(), l.idx[j], l.d[j]);
-                }
-            }
-            if GATHER && !path.power().is_empty() {
-                curves(path.power_flat(), l);
-            } else {
-                for j in 0..m {
                     curve_lane(path, l, j);
                 }
             }

@@ -17,6 +17,8 @@ mod nearest;
 mod path;
 mod schedule;
 mod set;
+#[cfg(target_arch = "x86_64")]
+mod transpose;
 
 pub use nearest::Nearest;
 pub use path::{Path, MAX_PIECES};

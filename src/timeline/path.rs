@@ -189,8 +189,6 @@ pub struct Path {
     spans: Vec<Span>,
     /// Each span's `start` (sentinel's `+∞` included), compact for the batch's lane search.
     starts: Vec<f32>,
-    /// [`Path::span_words`].
-    span_words: Vec<u64>,
     /// Uniform grid over `[0, L]`: the span holding each cell's start, a starting point for
     /// the search (two cells per span: 0–1 steps instead of a binary search).
     grid: Vec<u32>,
@@ -198,8 +196,8 @@ pub struct Path {
     /// Cubic segments in power form (see [`Power`]), `C(t) = a + t(b + t(c + t·d))` (empty
     /// for Bézier chains, which evaluate their own way).
     power: Vec<Power>,
-    /// [`Path::power_flat`].
-    power_flat: Vec<u64>,
+    /// [`Path::power_rows`].
+    power_rows: Vec<PowerRow>,
 }
 
 /// One arc-length table interval, baked for queries: the table's cubic of the piece
@@ -302,6 +300,25 @@ impl Power {
     }
 }
 
+/// A segment's power form as one 64-byte row, `[a, b, c, d]` (each x, y, z), then four
+/// zeros: the batch's AVX-512 build reads a lane's row with one load (see `transpose`).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+pub(super) struct PowerRow(pub(super) [f32; 16]);
+
+impl PowerRow {
+    /// All zeros.
+    pub(super) const ZERO: PowerRow = PowerRow([0.0; 16]);
+
+    fn new(p: &Power) -> Self {
+        let mut row = [0.0; 16];
+        for (k, v) in [p.a, p.b, p.c, p.d].into_iter().enumerate() {
+            row[3 * k..3 * k + 3].copy_from_slice(&v.to_array());
+        }
+        Self(row)
+    }
+}
+
 /// A cubic Bézier segment in power form (f64 arithmetic, rounded once).
 fn power_form(b: &[Vec3; 4]) -> [Vec3; 4] {
     let [p0, p1, p2, p3] = b.map(|p| p.as_dvec3());
@@ -369,33 +386,10 @@ impl Path {
             first,
             owner,
             starts: spans.iter().map(|s| s.start).collect(),
-            span_words: spans
-                .iter()
-                .flat_map(|s| {
-                    let pair = |lo: u32, hi: u32| lo as u64 | (hi as u64) << 32;
-                    [
-                        pair(s.start.to_bits(), s.inv_ds.to_bits()),
-                        pair(s.segment, s.hi.to_bits()),
-                        pair(s.c[0].to_bits(), s.c[1].to_bits()),
-                        pair(s.c[2].to_bits(), s.c[3].to_bits()),
-                    ]
-                })
-                .collect(),
             spans,
             grid,
             grid_scale,
-            power_flat: power
-                .iter()
-                .flat_map(|p: &Power| {
-                    let f: Vec<f32> = [p.a, p.b, p.c, p.d]
-                        .into_iter()
-                        .flat_map(|v| v.to_array())
-                        .collect();
-                    f.chunks_exact(2)
-                        .map(|w| w[0].to_bits() as u64 | (w[1].to_bits() as u64) << 32)
-                        .collect::<Vec<u64>>()
-                })
-                .collect(),
+            power_rows: power.iter().map(PowerRow::new).collect(),
             power,
         }
     }
@@ -522,13 +516,6 @@ impl Path {
         &self.spans
     }
 
-    /// [`Path::spans`] packed for 8-byte reads, four `u64` per span, two fields each (the
-    /// first in the low half): `start, inv_ds`, `segment, hi`, `c₀, c₁`, `c₂, c₃`.
-    #[inline(always)]
-    pub(super) fn span_words(&self) -> &[u64] {
-        &self.span_words
-    }
-
     /// Each span's start, the sentinel's `+∞` included (never empty).
     #[inline(always)]
     pub(super) fn starts(&self) -> &[f32] {
@@ -541,11 +528,10 @@ impl Path {
         &self.power
     }
 
-    /// [`Path::power`] as 12 floats per segment (`a`, `b`, `c`, `d`, each x, y, z), two per
-    /// `u64` (the first in the low half): six 8-byte reads per segment.
+    /// [`Path::power`] as 64-byte rows (see [`PowerRow`]).
     #[inline(always)]
-    pub(super) fn power_flat(&self) -> &[u64] {
-        &self.power_flat
+    pub(super) fn power_rows(&self) -> &[PowerRow] {
+        &self.power_rows
     }
 
     /// The search grid (see [`Path::span_index`]) and its cells per metre.

@@ -249,13 +249,7 @@ impl ScheduleSet {
     /// searches), with AVX2 when the CPU has it. Every NPC goes through the same IEEE
     /// operations as [`ScheduleSet::sample`]: results are bit-identical to it.
     #[inline]
-    fn run(
-        &self,
-        times: Times<'_>,
-        hints: Option<&mut [u32]>,
-        frame: bool,
-        out: &mut impl Emit,
-    ) {
+    fn run(&self, times: Times<'_>, hints: Option<&mut [u32]>, frame: bool, out: &mut impl Emit) {
         let n = self.npc_count();
         if let Times::PerNpc(ts) = times {
             assert!(ts.len() >= n, "one time per NPC");
