@@ -4,10 +4,11 @@
 //! the arrays by `evaluate_into`; add `-sink` for the per-NPC callback API); 0 calls measures the
 //! setup alone (subtract it). 100 000 (default) whole-path NPCs (or, with `keys`, the bench's
 //! 12-key schedules) on a Catmull-Rom path of 1 000 waypoints, times advancing by 1/60 s (hinted) or 7.3 s (stateless) per call, all
-//! outputs or positions and states only.
+//! outputs or positions and states only. `WF_SIMD=avx2` (or `portable`) caps the instruction
+//! sets ([`wayfarer::timeline::Simd`]).
 
 use std::hint::black_box;
-use wayfarer::timeline::{NpcState, SampleArrays, Times};
+use wayfarer::timeline::{NpcState, SampleArrays, Simd, Times};
 use wayfarer::Vec3;
 
 #[path = "../benches/common/timeline_scene.rs"]
@@ -23,7 +24,14 @@ fn main() {
     let calls: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(50);
     let npcs: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(100_000);
     let keys = args.get(4).map(String::as_str) == Some("keys");
-    let set = scene::set(npcs, keys);
+    let mut set = scene::set(npcs, keys);
+    if let Ok(cap) = std::env::var("WF_SIMD") {
+        set.set_simd(match cap.as_str() {
+            "portable" => Simd::Portable,
+            "avx2" => Simd::Avx2,
+            _ => Simd::Avx512,
+        });
+    }
     let mut pos = vec![Vec3::ZERO; npcs];
     let mut fwd = vec![Vec3::ZERO; npcs];
     let mut vel = vec![Vec3::ZERO; npcs];

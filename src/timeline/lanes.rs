@@ -11,22 +11,29 @@
 //!    columns, in place); flagged lanes run [`super::schedule::KeysView::sample`] whole;
 //! 3. lanes (f64): `x = clamp((τ − tᵢ)/Δtᵢ, 0, 1)`, the easing ([`ease_lane`]), distance
 //!    `dᵢ + Δdᵢ·u(x)` and speed `dir·Δdᵢ·u'(x)/Δtᵢ` rounded to f32, facing and state;
-//! 4. scalar: the arc-length span holding each distance (hinted or from the grid), copied
-//!    into the lane;
-//! 5. lanes (f32): the span's cubic `t(x)`;
-//! 6. scalar: position `a + t(b + t(c + t·d))` and derivative `b + t(2c + t·3d)` of the
-//!    segment's power form by Horner's rule, in 16-byte vectors (x, y and z in one
-//!    operation); Bézier chains are evaluated by the curve itself;
-//! 7. lanes (f32): `1/|C'|`, the unit tangent, forward and velocity;
-//! 8. scalar: tangents too short for f32 take the chord fallback; every sample goes to the
-//!    sink in NPC order.
+//! 4. the arc-length span holding each distance (hinted or from the grid): in the AVX-512
+//!    build a lane pass ([`span_lanes`]: the hinted span or the next one, or the grid cell's
+//!    span or the next one, the starts read by gathers; the rare lane that moved further
+//!    walks, scalar), elsewhere scalar per lane;
+//! 5. the span's cubic `t(x)`: in the AVX-512 build each lane's 32-byte span is read with one
+//!    load and 16 of them are transposed into columns (`transpose`), then a lane pass;
+//!    elsewhere scalar per lane;
+//! 6. position `a + t(b + t(c + t·d))` and derivative `b + t(2c + t·3d)` of the segment's
+//!    power form by Horner's rule: in the AVX-512 build from 64-byte rows transposed into
+//!    columns, then a lane pass; elsewhere scalar per lane in 16-byte vectors (x, y and z in
+//!    one operation); Bézier chains are evaluated by the curve itself;
+//! 7. lanes (f32): `1/|C'|`, the unit tangent, forward and velocity; tangents too short for
+//!    f32 take the chord fallback, lane by lane;
+//! 8. output ([`Emit`]): straight into flat arrays ([`SampleArrays`]; fixed-length loops over
+//!    a full chunk, interleaving x, y, z with vector shuffles) or one callback per NPC.
 //!
 //! Every lane performs exactly the IEEE operations of the scalar functions
 //! ([`ScheduleSet::sample`]), in the same order (Rust never fuses or reorders floating-point
-//! operations), so results are bit-identical to them whatever the lane width. On x86-64 the
-//! chunk is compiled twice, for baseline SSE2 and with AVX2 (4 f64 / 8 f32 lanes per
-//! instruction, chosen at run time); FMA is never enabled, since fused multiply-adds round
-//! differently.
+//! operations; transposes and gathers only move bits), so results are bit-identical to them
+//! whatever the lane width. On x86-64 the chunk is compiled three times, for baseline SSE2,
+//! with AVX2 (4 f64 / 8 f32 lanes per instruction) and with AVX-512 (8 / 16 lanes, table
+//! reads by gathers and transposes), chosen at run time up to the set's [`super::Simd`] cap;
+//! FMA is never enabled, since fused multiply-adds round differently.
 
 use super::path::{clean, unit_recip_xyz, Path, Span, ACCURATE_RECIP};
 use super::schedule::{ease_lane, local_time_lane, Key, Leg, NpcState, ScheduleSample, Wrap};
@@ -106,7 +113,7 @@ impl Columns {
             col.push(v as f32);
         }
         let multi = legs.len() > 1;
-        if self.multi.len() % CHUNK == 0 {
+        if self.multi.len().is_multiple_of(CHUNK) {
             self.chunk_multi.push(multi);
             self.chunk_path.push(path);
         } else if let (Some(m), Some(p)) = (self.chunk_multi.last_mut(), self.chunk_path.last_mut())
@@ -787,17 +794,15 @@ impl ScheduleSet {
             }
         }
 
-        if frame {
-            if frames(l) {
-                for (j, &p) in paths[..m].iter().enumerate() {
-                    if l.bad[j] {
-                        let path = &self.paths[p as usize];
-                        let der = Vec3::new(l.der[0][j], l.der[1][j], l.der[2][j]);
-                        let tangent = path.unit_or_chord(der, l.recip[j], l.dist[j]);
-                        let (f, v) = (tangent * l.facing[j], tangent * l.speed[j]);
-                        for k in 0..3 {
-                            (l.fwd[k][j], l.vel[k][j]) = (f[k], v[k]);
-                        }
+        if frame && frames(l) {
+            for (j, &p) in paths[..m].iter().enumerate() {
+                if l.bad[j] {
+                    let path = &self.paths[p as usize];
+                    let der = Vec3::new(l.der[0][j], l.der[1][j], l.der[2][j]);
+                    let tangent = path.unit_or_chord(der, l.recip[j], l.dist[j]);
+                    let (f, v) = (tangent * l.facing[j], tangent * l.speed[j]);
+                    for k in 0..3 {
+                        (l.fwd[k][j], l.vel[k][j]) = (f[k], v[k]);
                     }
                 }
             }

@@ -23,7 +23,7 @@ mod transpose;
 pub use nearest::Nearest;
 pub use path::{Path, MAX_PIECES};
 pub use schedule::{Crossing, Ease, Key, NpcState, Schedule, ScheduleSample, Wrap, MAX_LEG_SPEED};
-pub use set::{NpcSample, SampleArrays, ScheduleSet, Times};
+pub use set::{NpcSample, SampleArrays, ScheduleSet, Simd, Times};
 
 use crate::curve::CurveError;
 

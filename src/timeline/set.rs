@@ -130,12 +130,40 @@ pub struct ScheduleSet {
     pub(super) legs: Vec<Leg>,
     /// The same data as the batch's lanes read it.
     pub(super) lanes: Columns,
+    /// The widest instruction set the batch may use.
+    simd: Simd,
+}
+
+/// The widest instruction set [`ScheduleSet`]'s batch evaluation may use; it takes the best
+/// one the CPU has up to this cap (chosen at run time, per call). Every choice gives the same
+/// bits. The default is no cap.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Simd {
+    /// Baseline code only (SSE2 on x86-64).
+    Portable,
+    /// Up to AVX2 (x86-64).
+    Avx2,
+    /// Up to AVX-512 F, VL, BW and DQ (x86-64): twice the lanes of AVX2 and one load per
+    /// table row. Some older Intel CPUs lower their clock for AVX-512 code; cap at
+    /// [`Simd::Avx2`] there if the rest of the frame suffers.
+    #[default]
+    Avx512,
 }
 
 impl ScheduleSet {
     /// An empty set.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Caps the instruction sets the batch evaluation may use (see [`Simd`]).
+    pub fn set_simd(&mut self, cap: Simd) {
+        self.simd = cap;
+    }
+
+    /// The cap set by [`ScheduleSet::set_simd`].
+    pub fn simd(&self) -> Simd {
+        self.simd
     }
 
     /// Adds a copy of `path`; returns its index.
@@ -258,13 +286,13 @@ impl ScheduleSet {
             assert!(h.len() >= 2 * n, "two hints per NPC");
         }
         #[cfg(target_arch = "x86_64")]
-        if std::env::var_os("WF_NO512").is_none() && has_avx512() {
+        if self.simd >= Simd::Avx512 && has_avx512() {
             // SAFETY: the CPU supports AVX-512 F, VL, BW, DQ and AVX2 (just checked).
             unsafe { self.run_avx512(times, hints, frame, out) };
             return;
         }
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
+        if self.simd >= Simd::Avx2 && std::is_x86_feature_detected!("avx2") {
             // SAFETY: the CPU supports AVX2 (just checked).
             unsafe { self.run_avx2(times, hints, frame, out) };
             return;

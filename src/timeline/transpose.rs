@@ -13,7 +13,10 @@ use super::path::{PowerRow, Span};
 use super::set::CHUNK;
 use core::arch::x86_64::*;
 
-const _: () = assert!(CHUNK % 16 == 0, "chunks hold whole blocks of 16 lanes");
+const _: () = assert!(
+    CHUNK.is_multiple_of(16),
+    "chunks hold whole blocks of 16 lanes"
+);
 
 /// `shuffle_f32x4` selectors: 128-bit lanes 0 and 2 of each source, or 1 and 3.
 const EVEN: i32 = 0b10_00_10_00;
@@ -210,30 +213,29 @@ mod tests {
         let mut pout = [[0u32; CHUNK]; 12];
         // SAFETY: as above.
         unsafe { power_values(&rows, &idx, &mut pout) };
-        for j in 0..CHUNK {
-            let i = idx[j];
-            for k in 0..8 {
+        for (j, &i) in idx.iter().enumerate() {
+            let sentinel = Span::SENTINEL;
+            let no_span = [
+                sentinel.start,
+                sentinel.inv_ds,
+                f32::from_bits(sentinel.segment),
+                sentinel.hi,
+                sentinel.c[0],
+                sentinel.c[1],
+                sentinel.c[2],
+                sentinel.c[3],
+            ];
+            for (k, col) in out.iter().enumerate() {
                 let want = if i < 50 {
                     i * 1000 + k as u32
                 } else {
-                    let s = Span::SENTINEL;
-                    [
-                        s.start,
-                        s.inv_ds,
-                        f32::from_bits(s.segment),
-                        s.hi,
-                        s.c[0],
-                        s.c[1],
-                        s.c[2],
-                        s.c[3],
-                    ][k]
-                        .to_bits()
+                    no_span[k].to_bits()
                 };
-                assert_eq!(out[k][j], want, "span field {k}, lane {j}");
+                assert_eq!(col[j], want, "span field {k}, lane {j}");
             }
-            for k in 0..12 {
+            for (k, col) in pout.iter().enumerate() {
                 let want = if i < 30 { i * 1000 + k as u32 } else { 0 };
-                assert_eq!(pout[k][j], want, "power value {k}, lane {j}");
+                assert_eq!(col[j], want, "power value {k}, lane {j}");
             }
         }
     }
