@@ -1,13 +1,15 @@
 //! Timeline speed: 100 000 NPC queries on a path of 1 000 waypoints, stateless and hinted
 //! (coherent frame-to-frame times), with all outputs (position, forward, velocity, state) and
-//! with positions and states only, beside the seed's approach (a linear scan over all
+//! with positions and states only, written straight into flat arrays (`evaluate_into`, as
+//! the C ABI does) with the best instruction set the CPU has and capped at AVX2, and through
+//! the per-NPC callback; beside the seed's approach (a linear scan over all
 //! waypoints per query, reimplemented here) measured in the same run; plus nearest-point
 //! queries. Run: `cargo bench --bench timeline`.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;
-use wayfarer::timeline::{NpcState, Path, ScheduleSet, Times};
+use wayfarer::timeline::{NpcState, Path, SampleArrays, ScheduleSet, Simd, Times};
 use wayfarer::Vec3;
 
 #[path = "common/timeline_scene.rs"]
@@ -67,6 +69,16 @@ impl Out {
             state: vec![NpcState::Before; NPCS],
         }
     }
+
+    /// The arrays to fill: all four, or positions and states only.
+    fn arrays(&mut self, frame: bool) -> SampleArrays<'_> {
+        SampleArrays {
+            positions: Some(&mut self.pos),
+            forwards: frame.then_some(&mut self.fwd[..]),
+            velocities: frame.then_some(&mut self.vel[..]),
+            states: Some(&mut self.state),
+        }
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -75,60 +87,56 @@ fn bench(c: &mut Criterion) {
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(2))
         .throughput(Throughput::Elements(NPCS as u64));
+    let mut out = Out::new();
+    let mut hints = vec![0u32; 2 * NPCS];
     for (name, keys) in [("simple", false), ("12 keys", true)] {
-        let set = set(keys);
-        let mut out = Out::new();
-        let mut t = 1234.5;
-        g.bench_function(BenchmarkId::new("stateless", name), |b| {
-            b.iter(|| {
-                // A different time each call: no reuse between calls.
-                t += 7.3;
-                set.evaluate(Times::One(black_box(t)), |i, s| {
-                    out.pos[i] = s.position;
-                    out.fwd[i] = s.forward;
-                    out.vel[i] = s.velocity;
-                    out.state[i] = s.state;
-                });
-            })
-        });
-        let mut hints = vec![0u32; 2 * NPCS];
-        let mut t = 1234.5;
-        g.bench_function(BenchmarkId::new("hinted 60 fps", name), |b| {
-            b.iter(|| {
-                t += 1.0 / 60.0;
-                set.evaluate_hinted(Times::One(black_box(t)), &mut hints, |i, s| {
-                    out.pos[i] = s.position;
-                    out.fwd[i] = s.forward;
-                    out.vel[i] = s.velocity;
-                    out.state[i] = s.state;
-                });
-            })
-        });
-        // Positions and states only (forward and velocity not computed): what a caller
-        // passing NULL for those outputs needs.
-        let mut t = 1234.5;
-        g.bench_function(BenchmarkId::new("stateless positions only", name), |b| {
-            b.iter(|| {
-                t += 7.3;
-                set.evaluate_positions(Times::One(black_box(t)), None, |i, s| {
-                    out.pos[i] = s.position;
-                    out.state[i] = s.state;
-                });
-            })
-        });
-        let mut t = 1234.5;
-        g.bench_function(
-            BenchmarkId::new("hinted 60 fps positions only", name),
-            |b| {
+        let mut set = set(keys);
+        // The best instruction set the CPU has, then (simple schedules) capped at AVX2.
+        let caps: &[(&str, Simd)] = if keys {
+            &[("", Simd::Avx512)]
+        } else {
+            &[("", Simd::Avx512), (", AVX2", Simd::Avx2)]
+        };
+        for &(cap_name, cap) in caps {
+            set.set_simd(cap);
+            // Stateless: a different time each call (no reuse between calls); hinted: 60 fps.
+            for (query, hinted, step) in [
+                ("stateless", false, 7.3),
+                ("hinted 60 fps", true, 1.0 / 60.0),
+            ] {
+                for (what, frame) in [("", true), (" positions only", false)] {
+                    let id = BenchmarkId::new(format!("{query}{what}{cap_name}"), name);
+                    let mut t = 1234.5;
+                    g.bench_function(id, |b| {
+                        b.iter(|| {
+                            t += step;
+                            let hints = hinted.then_some(&mut hints[..]);
+                            set.evaluate_into(
+                                Times::One(black_box(t)),
+                                hints,
+                                &mut out.arrays(frame),
+                            );
+                        })
+                    });
+                }
+            }
+        }
+        set.set_simd(Simd::Avx512);
+        if !keys {
+            // The per-NPC callback API, writing the same four arrays.
+            let mut t = 1234.5;
+            g.bench_function(BenchmarkId::new("hinted 60 fps, callback", name), |b| {
                 b.iter(|| {
                     t += 1.0 / 60.0;
-                    set.evaluate_positions(Times::One(black_box(t)), Some(&mut hints), |i, s| {
+                    set.evaluate_hinted(Times::One(black_box(t)), &mut hints, |i, s| {
                         out.pos[i] = s.position;
+                        out.fwd[i] = s.forward;
+                        out.vel[i] = s.velocity;
                         out.state[i] = s.state;
                     });
                 })
-            },
-        );
+            });
+        }
         black_box(&out.pos);
     }
     let seed = SeedPath::new(waypoints());

@@ -8,8 +8,7 @@ use super::boundary::{
     opt_one_out, opt_points_out, opt_slice_out, points_in, points_out, slice_in, slice_out,
     FfiResult, WfStatus,
 };
-use crate::timeline::{Ease, Key, NpcSample, Path, ScheduleSet, TimelineError, Times, Wrap};
-use glam::Vec3;
+use crate::timeline::{Ease, Key, Path, SampleArrays, ScheduleSet, TimelineError, Times, Wrap};
 
 /// A path: a curve with its arc-length table (opaque; free with `wf_path_free`).
 pub struct WfPath(Path);
@@ -450,45 +449,6 @@ pub unsafe extern "C" fn wf_schedule_set_npc_count(
     })
 }
 
-/// The four optional per-NPC outputs of the evaluate functions.
-struct Outputs<'a> {
-    positions: Option<&'a mut [Vec3]>,
-    forwards: Option<&'a mut [Vec3]>,
-    velocities: Option<&'a mut [Vec3]>,
-    states: Option<&'a mut [u32]>,
-}
-
-impl Outputs<'_> {
-    #[inline]
-    fn write(&mut self, i: usize, s: &NpcSample) {
-        if let Some(o) = self.positions.as_deref_mut() {
-            o[i] = s.position;
-        }
-        if let Some(o) = self.forwards.as_deref_mut() {
-            o[i] = s.forward;
-        }
-        if let Some(o) = self.velocities.as_deref_mut() {
-            o[i] = s.velocity;
-        }
-        if let Some(o) = self.states.as_deref_mut() {
-            o[i] = s.state as u32;
-        }
-    }
-
-    /// Evaluates `set` into the requested outputs; when neither forwards nor velocities are
-    /// wanted, the cheaper positions-only evaluation runs (same positions and states, bit for
-    /// bit).
-    fn fill(&mut self, set: &ScheduleSet, times: Times<'_>, hints: Option<&mut [u32]>) {
-        if self.forwards.is_none() && self.velocities.is_none() {
-            set.evaluate_positions(times, hints, |i, x| self.write(i, x));
-        } else if let Some(h) = hints {
-            set.evaluate_hinted(times, h, |i, x| self.write(i, x));
-        } else {
-            set.evaluate(times, |i, x| self.write(i, x));
-        }
-    }
-}
-
 /// Checks the four optional outputs for `n` NPCs.
 ///
 /// # Safety
@@ -504,10 +464,10 @@ unsafe fn outputs<'a>(
     velocities_capacity: usize,
     states: *mut u32,
     states_capacity: usize,
-) -> FfiResult<Outputs<'a>> {
+) -> FfiResult<SampleArrays<'a, u32>> {
     // SAFETY: forwarded contract.
     unsafe {
-        Ok(Outputs {
+        Ok(SampleArrays {
             positions: opt_points_out(positions, positions_capacity, n)?,
             forwards: opt_points_out(forwards, forwards_capacity, n)?,
             velocities: opt_points_out(velocities, velocities_capacity, n)?,
@@ -551,7 +511,7 @@ pub unsafe extern "C" fn wf_schedule_set_evaluate(
                 out_states,
                 out_states_capacity,
             )?;
-            out.fill(s, Times::One(t), None);
+            s.evaluate_into(Times::One(t), None, &mut out);
         }
         Ok(())
     })
@@ -594,7 +554,7 @@ pub unsafe extern "C" fn wf_schedule_set_evaluate_times(
                 out_states,
                 out_states_capacity,
             )?;
-            out.fill(s, Times::PerNpc(ts), None);
+            s.evaluate_into(Times::PerNpc(ts), None, &mut out);
         }
         Ok(())
     })
@@ -640,7 +600,7 @@ pub unsafe extern "C" fn wf_schedule_set_evaluate_hinted(
                 out_states,
                 out_states_capacity,
             )?;
-            out.fill(s, Times::One(t), Some(h));
+            s.evaluate_into(Times::One(t), Some(h), &mut out);
         }
         Ok(())
     })
@@ -687,7 +647,7 @@ pub unsafe extern "C" fn wf_schedule_set_evaluate_times_hinted(
                 out_states,
                 out_states_capacity,
             )?;
-            out.fill(s, Times::PerNpc(ts), Some(h));
+            s.evaluate_into(Times::PerNpc(ts), Some(h), &mut out);
         }
         Ok(())
     })

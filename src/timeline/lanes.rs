@@ -11,28 +11,35 @@
 //!    columns, in place); flagged lanes run [`super::schedule::KeysView::sample`] whole;
 //! 3. lanes (f64): `x = clamp((τ − tᵢ)/Δtᵢ, 0, 1)`, the easing ([`ease_lane`]), distance
 //!    `dᵢ + Δdᵢ·u(x)` and speed `dir·Δdᵢ·u'(x)/Δtᵢ` rounded to f32, facing and state;
-//! 4. scalar: the arc-length span holding each distance (hinted or from the grid), copied
-//!    into the lane;
-//! 5. lanes (f32): the span's cubic `t(x)`;
-//! 6. scalar: position `a + t(b + t(c + t·d))` and derivative `b + t(2c + t·3d)` of the
-//!    segment's power form by Horner's rule, in 16-byte vectors (x, y and z in one
-//!    operation); Bézier chains are evaluated by the curve itself;
-//! 7. lanes (f32): `1/|C'|`, the unit tangent, forward and velocity;
-//! 8. scalar: tangents too short for f32 take the chord fallback; every sample goes to the
-//!    sink in NPC order.
+//! 4. the arc-length span holding each distance (hinted or from the grid): in the AVX-512
+//!    build a lane pass ([`span_lanes`]: the hinted span or the next one, or the grid cell's
+//!    span or the next one, the starts read by gathers; the rare lane that moved further
+//!    walks, scalar), elsewhere scalar per lane;
+//! 5. the span's cubic `t(x)`: in the AVX-512 build each lane's 32-byte span is read with one
+//!    load and 16 of them are transposed into columns (`transpose`), then a lane pass;
+//!    elsewhere scalar per lane;
+//! 6. position `a + t(b + t(c + t·d))` and derivative `b + t(2c + t·3d)` of the segment's
+//!    power form by Horner's rule: in the AVX-512 build from 64-byte rows transposed into
+//!    columns, then a lane pass; elsewhere scalar per lane in 16-byte vectors (x, y and z in
+//!    one operation); Bézier chains are evaluated by the curve itself;
+//! 7. lanes (f32): `1/|C'|`, the unit tangent, forward and velocity; tangents too short for
+//!    f32 take the chord fallback, lane by lane;
+//! 8. output ([`Emit`]): straight into flat arrays ([`SampleArrays`]; fixed-length loops over
+//!    a full chunk, interleaving x, y, z with vector shuffles) or one callback per NPC.
 //!
 //! Every lane performs exactly the IEEE operations of the scalar functions
 //! ([`ScheduleSet::sample`]), in the same order (Rust never fuses or reorders floating-point
-//! operations), so results are bit-identical to them whatever the lane width. On x86-64 the
-//! chunk is compiled twice, for baseline SSE2 and with AVX2 (4 f64 / 8 f32 lanes per
-//! instruction, chosen at run time); FMA is never enabled, since fused multiply-adds round
-//! differently.
+//! operations; transposes and gathers only move bits), so results are bit-identical to them
+//! whatever the lane width. On x86-64 the chunk is compiled three times, for baseline SSE2,
+//! with AVX2 (4 f64 / 8 f32 lanes per instruction) and with AVX-512 (8 / 16 lanes, table
+//! reads by gathers and transposes), chosen at run time up to the set's [`super::Simd`] cap;
+//! FMA is never enabled, since fused multiply-adds round differently.
 
 use super::path::{clean, unit_recip_xyz, Path, Span, ACCURATE_RECIP};
 use super::schedule::{ease_lane, local_time_lane, Key, Leg, NpcState, ScheduleSample, Wrap};
-use super::set::{NpcSample, ScheduleSet, Times, CHUNK};
+use super::set::{NpcSample, SampleArrays, ScheduleSet, Times, CHUNK};
 use crate::curve::CurveParam;
-use glam::{Vec3, Vec3A};
+use glam::Vec3;
 
 /// One leg as the lanes read it: start time `tᵢ`, `1/Δtᵢ`, start distance `dᵢ` and distance
 /// covered `Δdᵢ` (the values [`super::schedule::KeysView::sample`] reads).
@@ -67,6 +74,10 @@ pub(super) struct Columns {
     /// More than one leg (the leg must be searched).
     multi: Vec<bool>,
     path: Vec<u32>,
+    /// Per chunk of `CHUNK` NPCs: some NPC has several legs; the path every NPC is on
+    /// ([`MIXED`] when they differ).
+    chunk_multi: Vec<bool>,
+    chunk_path: Vec<u32>,
     /// Per leg (parallel to the set's legs).
     legs: Vec<LegLane>,
     meta: Vec<LegMeta>,
@@ -101,10 +112,24 @@ impl Columns {
         for (col, v) in self.face.iter_mut().zip(first.face) {
             col.push(v as f32);
         }
-        self.multi.push(legs.len() > 1);
+        let multi = legs.len() > 1;
+        if self.multi.len().is_multiple_of(CHUNK) {
+            self.chunk_multi.push(multi);
+            self.chunk_path.push(path);
+        } else if let (Some(m), Some(p)) = (self.chunk_multi.last_mut(), self.chunk_path.last_mut())
+        {
+            *m |= multi;
+            if *p != path {
+                *p = MIXED;
+            }
+        }
+        self.multi.push(multi);
         self.path.push(path);
     }
 }
+
+/// [`Columns`]' chunk path when the chunk's NPCs are on different paths.
+const MIXED: u32 = u32::MAX;
 
 /// Copies of the columns for a chunk that cannot read them in place (the last, partial chunk;
 /// legs patched for lanes past their first leg), reused for every chunk.
@@ -187,12 +212,19 @@ pub(super) struct Lanes {
     state: [NpcState; CHUNK],
     /// Lanes sampled by the scalar code in pass 2: lane and sample.
     fixed: [(u8, ScheduleSample); CHUNK],
-    // Pass 4 → 5: the span; pass 5 → 6: curve parameter.
-    sp: [Span; CHUNK],
+    // Pass 4 → 5: the span's index; pass 5 → 6: segment and curve parameter.
+    idx: [u32; CHUNK],
+    /// The lane search did not settle the span (a walk or a binary search is needed).
+    slow: [bool; CHUNK],
+    seg: [u32; CHUNK],
     param: [f32; CHUNK],
+    /// AVX-512 build: each lane's span fields and power-form values as columns (bits), read
+    /// from the tables by `transpose`.
+    span_cols: [[u32; CHUNK]; 8],
+    power_cols: [[u32; CHUNK]; 12],
     // Pass 6 outputs: position and derivative.
-    pos: [Vec3A; CHUNK],
-    der: [Vec3A; CHUNK],
+    pos: [[f32; CHUNK]; 3],
+    der: [[f32; CHUNK]; 3],
     // Pass 7 outputs.
     recip: [f32; CHUNK],
     /// The tangent needs the scalar fallback (`1/|C'|` not finite, not positive or too big).
@@ -213,10 +245,14 @@ impl Lanes {
             facing: [1.0; CHUNK],
             state: [NpcState::Moving; CHUNK],
             fixed: [(0, ScheduleSample::default()); CHUNK],
-            sp: [Span::SENTINEL; CHUNK],
+            idx: [0; CHUNK],
+            slow: [false; CHUNK],
+            seg: [0; CHUNK],
+            span_cols: [[0; CHUNK]; 8],
+            power_cols: [[0; CHUNK]; 12],
             param: [0.0; CHUNK],
-            pos: [Vec3A::ZERO; CHUNK],
-            der: [Vec3A::ZERO; CHUNK],
+            pos: [[0.0; CHUNK]; 3],
+            der: [[0.0; CHUNK]; 3],
             recip: [0.0; CHUNK],
             bad: [false; CHUNK],
             fwd: [[0.0; CHUNK]; 3],
@@ -248,7 +284,8 @@ fn clamp_f32(x: f32, lo: f32, hi: f32) -> f32 {
     }
 }
 
-/// Pass 1 (lanes): local times, directions and the scalar flags, for world times `time(j)`.
+/// Pass 1 (lanes): local times, directions and the scalar flags, for world times `time(j)`;
+/// whether any lane (spare lanes included) is flagged.
 #[inline(always)]
 fn local_times<const ROUND: bool>(
     time: impl Fn(usize) -> f64,
@@ -257,13 +294,16 @@ fn local_times<const ROUND: bool>(
     end: &[f64; CHUNK],
     wrap: &[u64; CHUNK],
     l: &mut Lanes,
-) {
+) -> bool {
+    let mut any = false;
     for j in 0..CHUNK {
         let (tau, dir, scalar) = local_time_lane::<ROUND>(time(j), t0[j], span[j], end[j], wrap[j]);
         l.tau[j] = tau;
         l.dir[j] = dir;
         l.scalar[j] = scalar;
+        any |= scalar;
     }
+    any
 }
 
 /// Pass 3 (lanes): position on the leg, easing, distance, speed, facing and state.
@@ -290,29 +330,64 @@ fn legs(g: &LegIn<'_>, l: &mut Lanes) {
     }
 }
 
-/// Pass 5 (lanes): the span's cubic `t(x)` ([`Path::param_in_span`]'s operations; the
-/// sentinel span of an empty table gives `t = 0`).
+/// [`Path::param_in_span`]'s arithmetic, without its branch (the sentinel span of an empty
+/// table gives `t = 0`), on a span's fields: start, `1/Δs`, segment, `hi`, `c₀ … c₃`.
 #[inline(always)]
-fn params(l: &mut Lanes) {
+fn param_from(start: f32, inv_ds: f32, segment: u32, hi: f32, c: [f32; 4], d: f32) -> (u32, f32) {
+    let x = clamp_f32((d - start) * inv_ds, 0.0, 1.0);
+    let t = c[0] + x * (c[1] + x * (c[2] + x * c[3]));
+    let t = clamp_f32(t, c[0], hi);
+    (segment, if start == f32::INFINITY { 0.0 } else { t })
+}
+
+/// The segment and parameter at cleaned distance `d` in span `i` of `spans`.
+#[inline(always)]
+fn param_of(spans: &[Span], i: u32, d: f32) -> (u32, f32) {
+    let sp = spans.get(i as usize).unwrap_or(&Span::SENTINEL);
+    param_from(sp.start, sp.inv_ds, sp.segment, sp.hi, sp.c, d)
+}
+
+/// Pass 5 (lanes) in the AVX-512 build: [`param_from`] on the span fields in
+/// `l.span_cols`.
+#[inline(always)]
+fn params_from_columns(l: &mut Lanes) {
     for j in 0..CHUNK {
-        let sp = &l.sp[j];
-        let x = clamp_f32((l.d[j] - sp.start) * sp.inv_ds, 0.0, 1.0);
-        let c = &sp.c;
-        let t = c[0] + x * (c[1] + x * (c[2] + x * c[3]));
-        let t = clamp_f32(t, c[0], sp.hi);
-        l.param[j] = if sp.start == f32::INFINITY { 0.0 } else { t };
+        let f = |k: usize| f32::from_bits(l.span_cols[k][j]);
+        let c = [f(4), f(5), f(6), f(7)];
+        (l.seg[j], l.param[j]) = param_from(f(0), f(1), l.span_cols[2][j], f(3), c, l.d[j]);
     }
 }
 
-/// Pass 7 (lanes): `1/|C'|`, forward and velocity.
+/// Pass 6 (lanes) in the AVX-512 build: position `a + t(b + t(c + t·d))` and derivative
+/// `b + t(2c + t·3d)` ([`Path::position_derivative_a`]'s operations, component by
+/// component) from the power-form values in `l.power_cols`.
 #[inline(always)]
-fn frames(l: &mut Lanes) {
+fn curves_from_columns(l: &mut Lanes) {
     for j in 0..CHUNK {
-        let (x, y, z) = (l.der[j].x, l.der[j].y, l.der[j].z);
+        let t = clamp_f32(l.param[j], 0.0, 1.0);
+        let f = |k: usize| f32::from_bits(l.power_cols[k][j]);
+        for k in 0..3 {
+            let (a, b, c, d) = (f(k), f(3 + k), f(6 + k), f(9 + k));
+            // `2c` and `3d` as `Power` stores them (the same single roundings).
+            let (c2, d3) = (2.0 * c, 3.0 * d);
+            l.pos[k][j] = a + t * (b + t * (c + t * d));
+            l.der[k][j] = b + t * (c2 + t * d3);
+        }
+    }
+}
+
+/// Pass 7 (lanes): `1/|C'|`, forward and velocity; whether any lane (spare lanes included)
+/// needs the fallback.
+#[inline(always)]
+fn frames(l: &mut Lanes) -> bool {
+    let mut any = false;
+    for j in 0..CHUNK {
+        let (x, y, z) = (l.der[0][j], l.der[1][j], l.der[2][j]);
         let r = unit_recip_xyz(x, y, z);
         l.recip[j] = r;
         // `r.is_finite() && r > 0 && r <= ACCURATE_RECIP` (the last two imply the first).
         l.bad[j] = !((r > 0.0) & (r <= ACCURATE_RECIP));
+        any |= l.bad[j];
         let (tx, ty, tz) = (x * r, y * r, z * r);
         let (f, v) = (l.facing[j], l.speed[j]);
         l.fwd[0][j] = tx * f;
@@ -322,6 +397,7 @@ fn frames(l: &mut Lanes) {
         l.vel[1][j] = ty * v;
         l.vel[2][j] = tz * v;
     }
+    any
 }
 
 /// Hint `k` as a `usize` (0 without hints).
@@ -330,8 +406,86 @@ fn hint_of(hints: &Option<&mut [u32]>, k: usize) -> usize {
     hints.as_deref().map_or(0, |h| h[k] as usize)
 }
 
-/// Pass 4 for lane `j` on `path`: the span holding `l.d[j]` (from the lane's hint, updated,
-/// when there are hints), copied into the lane.
+/// `s[i]`, or `+∞` past the end (never, for the indexes below; a select, not a panic, so the
+/// loops vectorise, reading by index with gathers where the CPU has them).
+#[inline(always)]
+fn start_at(s: &[f32], i: usize) -> f32 {
+    s.get(i).copied().unwrap_or(f32::INFINITY)
+}
+
+/// Pass 4 (lanes, then scalar for the rare lanes that need a walk) for lanes `0..m` on
+/// `path`: the span holding each `l.d[j]`, into `l.idx` ([`Path::span_index`]: with hints,
+/// the hinted span or the next one; without, the grid cell's span or the next one; the
+/// answer is unique, so any search gives the same index). `hs` is this chunk's hints, read
+/// and updated (`hs[2j + 1]`) unless the table is empty.
+#[inline(always)]
+fn span_lanes(path: &Path, l: &mut Lanes, m: usize, hs: &mut Option<&mut [u32]>) {
+    let st = path.starts();
+    let n = st.len() - 1;
+    if n == 0 {
+        // Only the sentinel: an empty table, every distance at span 0; hints untouched.
+        l.idx = [0; CHUNK];
+        return;
+    }
+    match hs.as_deref() {
+        Some(h) => {
+            if let Ok(full) = <&[u32; 2 * CHUNK]>::try_from(h) {
+                for j in 0..CHUNK {
+                    l.idx[j] = full[2 * j + 1];
+                }
+            } else {
+                for j in 0..m {
+                    l.idx[j] = h[2 * j + 1];
+                }
+            }
+            let last = (n - 1) as u32;
+            for j in 0..CHUNK {
+                let d = l.d[j];
+                let i = l.idx[j].min(last) as usize;
+                let (a, b, c) = (start_at(st, i), start_at(st, i + 1), start_at(st, i + 2));
+                let here = ((i == 0) | (a <= d)) & (b > d);
+                let next = (b <= d) & (c > d);
+                l.idx[j] = if here { i as u32 } else { i as u32 + 1 };
+                l.slow[j] = !(here | next);
+            }
+        }
+        None => {
+            let (grid, scale) = path.grid();
+            let top = grid.len() - 1;
+            for j in 0..CHUNK {
+                let d = l.d[j];
+                let cell = ((d * scale) as usize).min(top);
+                let g = grid.get(cell).copied().unwrap_or(0) as usize;
+                let i = g + (start_at(st, g + 1) <= d) as usize;
+                let here = ((i == 0) | (start_at(st, i) <= d)) & (start_at(st, i + 1) > d);
+                l.idx[j] = i as u32;
+                l.slow[j] = !here;
+            }
+        }
+    }
+    if l.slow[..m].contains(&true) {
+        for j in 0..m {
+            if l.slow[j] {
+                // From the lane's starting span (the walk clamps it): the hint, or the grid's.
+                l.idx[j] = path.walk_from(l.idx[j] as usize, l.d[j]) as u32;
+            }
+        }
+    }
+    if let Some(h) = hs.as_deref_mut() {
+        if let Ok(full) = <&mut [u32; 2 * CHUNK]>::try_from(&mut *h) {
+            for j in 0..CHUNK {
+                full[2 * j + 1] = l.idx[j];
+            }
+        } else {
+            for j in 0..m {
+                h[2 * j + 1] = l.idx[j];
+            }
+        }
+    }
+}
+
+/// Pass 4 for lane `j` on `path`, when the chunk's lanes are on several paths:
+/// [`Path::span_index`], from the lane's hint (updated) when there are hints.
 #[inline(always)]
 fn span_lane(path: &Path, l: &mut Lanes, j: usize, hs: &mut Option<&mut [u32]>) {
     let d = l.d[j];
@@ -344,7 +498,7 @@ fn span_lane(path: &Path, l: &mut Lanes, j: usize, hs: &mut Option<&mut [u32]>) 
             i
         }
     };
-    l.sp[j] = *path.span(i);
+    l.idx[j] = i as u32;
 }
 
 /// Pass 6 for lane `j` on `path`: position and derivative (16-byte vectors: x, y and z in
@@ -352,18 +506,117 @@ fn span_lane(path: &Path, l: &mut Lanes, j: usize, hs: &mut Option<&mut [u32]>) 
 #[inline(always)]
 fn curve_lane(path: &Path, l: &mut Lanes, j: usize) {
     let p = CurveParam {
-        segment: l.sp[j].segment as usize,
+        segment: l.seg[j] as usize,
         t: l.param[j],
     };
-    (l.pos[j], l.der[j]) = path.position_derivative_a(p);
+    let (pos, der) = path.position_derivative_a(p);
+    for k in 0..3 {
+        (l.pos[k][j], l.der[k][j]) = (pos[k], der[k]);
+    }
+}
+
+/// Passes 5 and 6 for a chunk on `path` in the AVX-512 build: each lane's span and segment
+/// read with one load and transposed into columns (`transpose`), then the lane passes.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn params_curves_avx512(path: &Path, l: &mut Lanes) {
+    // SAFETY: AVX-512F (this function's contract).
+    unsafe { super::transpose::span_fields(path.spans(), &l.idx, &mut l.span_cols) };
+    params_from_columns(l);
+    if path.power().is_empty() {
+        for j in 0..CHUNK {
+            curve_lane(path, l, j);
+        }
+    } else {
+        // SAFETY: as above.
+        unsafe { super::transpose::power_values(path.power_rows(), &l.seg, &mut l.power_cols) };
+        curves_from_columns(l);
+    }
+}
+
+/// Where a chunk's results go (pass 8): a per-NPC callback ([`Sink`]) or flat arrays
+/// ([`SampleArrays`]).
+pub(super) trait Emit {
+    /// Hands over lanes `0..m` of `l`, NPCs `start..start + m` (`frame`: forwards and
+    /// velocities were computed).
+    fn emit(&mut self, start: usize, m: usize, l: &Lanes, frame: bool);
+}
+
+/// A callback `f(npc, sample)`, called in NPC order.
+pub(super) struct Sink<F>(pub(super) F);
+
+impl<F: FnMut(usize, &NpcSample)> Emit for Sink<F> {
+    #[inline(always)]
+    fn emit(&mut self, start: usize, m: usize, l: &Lanes, frame: bool) {
+        for j in 0..m {
+            let (forward, velocity) = if frame {
+                (
+                    Vec3::new(l.fwd[0][j], l.fwd[1][j], l.fwd[2][j]),
+                    Vec3::new(l.vel[0][j], l.vel[1][j], l.vel[2][j]),
+                )
+            } else {
+                (Vec3::ZERO, Vec3::ZERO)
+            };
+            (self.0)(
+                start + j,
+                &NpcSample {
+                    position: Vec3::new(l.pos[0][j], l.pos[1][j], l.pos[2][j]),
+                    forward,
+                    velocity,
+                    state: l.state[j],
+                },
+            );
+        }
+    }
+}
+
+/// Lanes `0..out.len()` of the three columns `c` as points, into `out` (a full chunk as a
+/// fixed-length loop).
+#[inline(always)]
+fn put_points(out: &mut [Vec3], c: &[[f32; CHUNK]; 3]) {
+    if let Ok(full) = <&mut [Vec3; CHUNK]>::try_from(&mut *out) {
+        for j in 0..CHUNK {
+            full[j] = Vec3::new(c[0][j], c[1][j], c[2][j]);
+        }
+        return;
+    }
+    for (j, o) in out.iter_mut().enumerate().take(CHUNK) {
+        *o = Vec3::new(c[0][j], c[1][j], c[2][j]);
+    }
+}
+
+impl<S: From<NpcState> + Copy> Emit for SampleArrays<'_, S> {
+    #[inline(always)]
+    fn emit(&mut self, start: usize, m: usize, l: &Lanes, frame: bool) {
+        let range = start..start + m;
+        if let Some(o) = self.positions.as_deref_mut() {
+            put_points(&mut o[range.clone()], &l.pos);
+        }
+        if frame {
+            if let Some(o) = self.forwards.as_deref_mut() {
+                put_points(&mut o[range.clone()], &l.fwd);
+            }
+            if let Some(o) = self.velocities.as_deref_mut() {
+                put_points(&mut o[range.clone()], &l.vel);
+            }
+        }
+        if let Some(o) = self.states.as_deref_mut() {
+            for (o, s) in o[range].iter_mut().zip(&l.state) {
+                *o = S::from(*s);
+            }
+        }
+    }
 }
 
 impl ScheduleSet {
     /// One chunk of the batch (NPCs `start..start + m`, `m ≤ CHUNK`) through the passes of
-    /// the module docs, each sample handed to `sink` in NPC order.
+    /// the module docs, the results handed to `out`.
     #[inline(always)]
     #[allow(clippy::too_many_arguments)]
-    fn chunk<const ROUND: bool>(
+    fn chunk<const ROUND: bool, const GATHER: bool>(
         &self,
         l: &mut Lanes,
         inp: &mut Inputs,
@@ -372,9 +625,10 @@ impl ScheduleSet {
         times: Times<'_>,
         hints: &mut Option<&mut [u32]>,
         frame: bool,
-        sink: &mut impl FnMut(usize, &NpcSample),
+        out: &mut impl Emit,
     ) {
         let m = m.min(CHUNK);
+        debug_assert_eq!(start % CHUNK, 0, "chunks start at multiples of CHUNK");
         let end = start + m;
         // This chunk's hints: `hs[2j]` and `hs[2j + 1]` for lane `j`.
         let mut hs = hints.as_deref_mut().map(|h| &mut h[2 * start..2 * end]);
@@ -385,15 +639,14 @@ impl ScheduleSet {
         let wrap = chunk_of(&c.wrap, start, m, &mut inp.wrap);
         let multi = chunk_of(&c.multi, start, m, &mut inp.multi);
         let paths = chunk_of(&c.path, start, m, &mut inp.path);
-        let ts = match times {
-            Times::One(t) => {
-                local_times::<ROUND>(|_| t, t0, span, t_end, wrap, l);
-                None
-            }
+        let (ts, any_scalar) = match times {
+            Times::One(t) => (None, local_times::<ROUND>(|_| t, t0, span, t_end, wrap, l)),
             Times::PerNpc(ts) => {
                 let ts = chunk_of(ts, start, m, &mut inp.t);
-                local_times::<ROUND>(|j| ts[j], t0, span, t_end, wrap, l);
-                Some(ts)
+                (
+                    Some(ts),
+                    local_times::<ROUND>(|j| ts[j], t0, span, t_end, wrap, l),
+                )
             }
         };
         let time = |j: usize| match (times, ts) {
@@ -408,7 +661,7 @@ impl ScheduleSet {
         // leg up and patch a copy of the leg columns.
         let mut n_fixed = 0;
         let hinted = hs.is_some();
-        let patch = multi[..m].iter().any(|&x| x);
+        let patch = c.chunk_multi[start / CHUNK];
         // With lanes to patch, the leg columns are filled lane by lane (the columns for lanes
         // on their first leg, the leg records for the others): no column is read in vain.
         let mut copies = patch.then(|| {
@@ -422,7 +675,7 @@ impl ScheduleSet {
             )
         });
         // The common chunk has every lane on its first leg: leg hints 0, nothing else to do.
-        let lanes = if patch || l.scalar[..m].contains(&true) {
+        let lanes = if patch || any_scalar {
             0..m
         } else {
             if let Some(h) = hs.as_deref_mut() {
@@ -513,47 +766,40 @@ impl ScheduleSet {
         }
 
         // Passes 4–6, with the path looked up once when the whole chunk shares it.
-        let p0 = paths[0];
-        let shared = paths[..m].iter().all(|&p| p == p0);
-        if shared {
+        let p0 = c.chunk_path[start / CHUNK];
+        if p0 != MIXED {
             let path = &self.paths[p0 as usize];
-            for j in 0..m {
-                span_lane(path, l, j, &mut hs);
-            }
-            params(l);
-            for j in 0..m {
-                curve_lane(path, l, j);
+            if GATHER {
+                span_lanes(path, l, m, &mut hs);
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: `GATHER` is set only by `run_avx512`, whose caller checked the CPU.
+                unsafe {
+                    params_curves_avx512(path, l)
+                };
+            } else {
+                for j in 0..m {
+                    span_lane(path, l, j, &mut hs);
+                    (l.seg[j], l.param[j]) = param_of(path.spans(), l.idx[j], l.d[j]);
+                    curve_lane(path, l, j);
+                }
             }
         } else {
             for (j, &p) in paths[..m].iter().enumerate() {
-                span_lane(&self.paths[p as usize], l, j, &mut hs);
+                let path = &self.paths[p as usize];
+                span_lane(path, l, j, &mut hs);
+                (l.seg[j], l.param[j]) = param_of(path.spans(), l.idx[j], l.d[j]);
             }
-            params(l);
             for (j, &p) in paths[..m].iter().enumerate() {
                 curve_lane(&self.paths[p as usize], l, j);
             }
         }
 
-        if !frame {
-            for j in 0..m {
-                sink(
-                    start + j,
-                    &NpcSample {
-                        position: l.pos[j].into(),
-                        forward: Vec3::ZERO,
-                        velocity: Vec3::ZERO,
-                        state: l.state[j],
-                    },
-                );
-            }
-            return;
-        }
-        frames(l);
-        if l.bad[..m].contains(&true) {
+        if frame && frames(l) {
             for (j, &p) in paths[..m].iter().enumerate() {
                 if l.bad[j] {
                     let path = &self.paths[p as usize];
-                    let tangent = path.unit_or_chord(l.der[j].into(), l.recip[j], l.dist[j]);
+                    let der = Vec3::new(l.der[0][j], l.der[1][j], l.der[2][j]);
+                    let tangent = path.unit_or_chord(der, l.recip[j], l.dist[j]);
                     let (f, v) = (tangent * l.facing[j], tangent * l.speed[j]);
                     for k in 0..3 {
                         (l.fwd[k][j], l.vel[k][j]) = (f[k], v[k]);
@@ -561,28 +807,18 @@ impl ScheduleSet {
                 }
             }
         }
-        for j in 0..m {
-            sink(
-                start + j,
-                &NpcSample {
-                    position: l.pos[j].into(),
-                    forward: Vec3::new(l.fwd[0][j], l.fwd[1][j], l.fwd[2][j]),
-                    velocity: Vec3::new(l.vel[0][j], l.vel[1][j], l.vel[2][j]),
-                    state: l.state[j],
-                },
-            );
-        }
+        out.emit(start, m, l, frame);
     }
 
     /// The whole batch in chunks (see [`ScheduleSet::run`]), with `ROUND` as in
     /// [`super::schedule::wrap_mod_lane`].
     #[inline(always)]
-    pub(super) fn run_lanes<const ROUND: bool>(
+    pub(super) fn run_lanes<const ROUND: bool, const GATHER: bool>(
         &self,
         times: Times<'_>,
         mut hints: Option<&mut [u32]>,
         frame: bool,
-        sink: &mut impl FnMut(usize, &NpcSample),
+        out: &mut impl Emit,
     ) {
         let n = self.npc_count();
         let mut l = Lanes::new();
@@ -590,7 +826,7 @@ impl ScheduleSet {
         let mut start = 0;
         while start < n {
             let m = CHUNK.min(n - start);
-            self.chunk::<ROUND>(&mut l, &mut inp, start, m, times, &mut hints, frame, sink);
+            self.chunk::<ROUND, GATHER>(&mut l, &mut inp, start, m, times, &mut hints, frame, out);
             start += m;
         }
     }
@@ -606,9 +842,26 @@ impl ScheduleSet {
         times: Times<'_>,
         hints: Option<&mut [u32]>,
         frame: bool,
-        sink: &mut impl FnMut(usize, &NpcSample),
+        out: &mut impl Emit,
     ) {
-        self.run_lanes::<true>(times, hints, frame, sink);
+        self.run_lanes::<true, false>(times, hints, frame, out);
+    }
+
+    /// [`ScheduleSet::run_lanes`] compiled with AVX-512 (F, VL, BW, DQ; not FMA): 8 f64 / 16
+    /// f32 lanes, and table reads by index as gathers.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2 and AVX-512 F, VL, BW and DQ.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq")]
+    pub(super) unsafe fn run_avx512(
+        &self,
+        times: Times<'_>,
+        hints: Option<&mut [u32]>,
+        frame: bool,
+        out: &mut impl Emit,
+    ) {
+        self.run_lanes::<true, true>(times, hints, frame, out);
     }
 }
 
@@ -705,29 +958,32 @@ mod tests {
         times[11] = -f64::MAX;
         times[12] = f64::INFINITY;
         times[13] = -0.0;
-        let collect = |avx: bool, times: Times<'_>, hints: Option<&mut [u32]>, frame: bool| {
+        // 0: the portable build; 1: AVX2; 2: AVX-512 (each when the CPU has it).
+        let collect = |mode: u8, times: Times<'_>, hints: Option<&mut [u32]>, frame: bool| {
             let mut out = Vec::new();
-            let mut sink = |i: usize, s: &NpcSample| out.push((i, *s));
-            if avx {
+            let mut sink = Sink(|i: usize, s: &NpcSample| out.push((i, *s)));
+            match mode {
                 #[cfg(target_arch = "x86_64")]
                 // SAFETY: AVX2 was detected by the caller.
-                unsafe {
-                    set.run_avx2(times, hints, frame, &mut sink)
-                };
-            } else {
-                set.run_lanes::<false>(times, hints, frame, &mut sink);
+                1 => unsafe { set.run_avx2(times, hints, frame, &mut sink) },
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: AVX-512 was detected by the caller.
+                2 => unsafe { set.run_avx512(times, hints, frame, &mut sink) },
+                _ => set.run_lanes::<false, false>(times, hints, frame, &mut sink),
             }
             out
         };
         let bits = |v: &[(usize, NpcSample)]| format!("{v:?}");
+        let mut modes = vec![0u8];
         #[cfg(target_arch = "x86_64")]
-        let modes: &[bool] = if std::is_x86_feature_detected!("avx2") {
-            &[false, true]
-        } else {
-            &[false]
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let modes: &[bool] = &[false];
+        {
+            if std::is_x86_feature_detected!("avx2") {
+                modes.push(1);
+            }
+            if super::super::set::has_avx512() {
+                modes.push(2);
+            }
+        }
         // Arbitrary starting hints (any value is allowed).
         let mut hints: Vec<Vec<u32>> = modes
             .iter()

@@ -17,11 +17,13 @@ mod nearest;
 mod path;
 mod schedule;
 mod set;
+#[cfg(target_arch = "x86_64")]
+mod transpose;
 
 pub use nearest::Nearest;
 pub use path::{Path, MAX_PIECES};
 pub use schedule::{Crossing, Ease, Key, NpcState, Schedule, ScheduleSample, Wrap, MAX_LEG_SPEED};
-pub use set::{NpcSample, ScheduleSet, Times};
+pub use set::{NpcSample, SampleArrays, ScheduleSet, Simd, Times};
 
 use crate::curve::CurveError;
 

@@ -187,6 +187,8 @@ pub struct Path {
     /// The table's intervals mapped to the curve's own parameter (see [`Span`]), plus a
     /// sentinel span starting at `+∞` that ends every forward walk.
     spans: Vec<Span>,
+    /// Each span's `start` (sentinel's `+∞` included), compact for the batch's lane search.
+    starts: Vec<f32>,
     /// Uniform grid over `[0, L]`: the span holding each cell's start, a starting point for
     /// the search (two cells per span: 0–1 steps instead of a binary search).
     grid: Vec<u32>,
@@ -194,6 +196,8 @@ pub struct Path {
     /// Cubic segments in power form (see [`Power`]), `C(t) = a + t(b + t(c + t·d))` (empty
     /// for Bézier chains, which evaluate their own way).
     power: Vec<Power>,
+    /// [`Path::power_rows`].
+    power_rows: Vec<PowerRow>,
 }
 
 /// One arc-length table interval, baked for queries: the table's cubic of the piece
@@ -258,12 +262,12 @@ fn spans(table: &ArcLengthTable, refined: &Refined<'_>) -> Vec<Span> {
 /// 16-byte vectors: position and derivative are eight vector operations per query.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Power {
-    a: Vec3A,
-    b: Vec3A,
-    c: Vec3A,
-    d: Vec3A,
-    c2: Vec3A,
-    d3: Vec3A,
+    pub(super) a: Vec3A,
+    pub(super) b: Vec3A,
+    pub(super) c: Vec3A,
+    pub(super) d: Vec3A,
+    pub(super) c2: Vec3A,
+    pub(super) d3: Vec3A,
 }
 
 impl Power {
@@ -293,6 +297,25 @@ impl Power {
         let pos = self.a + t * (self.b + t * (self.c + t * self.d));
         let der = self.b + t * (self.c2 + t * self.d3);
         (pos, der)
+    }
+}
+
+/// A segment's power form as one 64-byte row, `[a, b, c, d]` (each x, y, z), then four
+/// zeros: the batch's AVX-512 build reads a lane's row with one load (see `transpose`).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+pub(super) struct PowerRow(pub(super) [f32; 16]);
+
+impl PowerRow {
+    /// All zeros.
+    pub(super) const ZERO: PowerRow = PowerRow([0.0; 16]);
+
+    fn new(p: &Power) -> Self {
+        let mut row = [0.0; 16];
+        for (k, v) in [p.a, p.b, p.c, p.d].into_iter().enumerate() {
+            row[3 * k..3 * k + 3].copy_from_slice(&v.to_array());
+        }
+        Self(row)
     }
 }
 
@@ -362,9 +385,11 @@ impl Path {
             nearest,
             first,
             owner,
+            starts: spans.iter().map(|s| s.start).collect(),
             spans,
             grid,
             grid_scale,
+            power_rows: power.iter().map(PowerRow::new).collect(),
             power,
         }
     }
@@ -485,10 +510,34 @@ impl Path {
         i
     }
 
-    /// Span `i` (from [`Path::span_index`]).
+    /// The spans, sentinel included (never empty).
     #[inline(always)]
-    pub(super) fn span(&self, i: usize) -> &Span {
-        &self.spans[i]
+    pub(super) fn spans(&self) -> &[Span] {
+        &self.spans
+    }
+
+    /// Each span's start, the sentinel's `+∞` included (never empty).
+    #[inline(always)]
+    pub(super) fn starts(&self) -> &[f32] {
+        &self.starts
+    }
+
+    /// The segments in power form (empty for Bézier chains, which evaluate their own way).
+    #[inline(always)]
+    pub(super) fn power(&self) -> &[Power] {
+        &self.power
+    }
+
+    /// [`Path::power`] as 64-byte rows (see [`PowerRow`]).
+    #[inline(always)]
+    pub(super) fn power_rows(&self) -> &[PowerRow] {
+        &self.power_rows
+    }
+
+    /// The search grid (see [`Path::span_index`]) and its cells per metre.
+    #[inline(always)]
+    pub(super) fn grid(&self) -> (&[u32], f32) {
+        (&self.grid, self.grid_scale)
     }
 
     /// The last span with `start ≤ d` (0 if none); `d` is not NaN.
@@ -513,7 +562,7 @@ impl Path {
     /// The last span with `start ≤ d` (0 if none), walking from span `i`; a binary search
     /// after 8 steps. The answer is unique (starts are increasing), whatever `i` was.
     #[inline]
-    fn walk_from(&self, mut i: usize, d: f32) -> usize {
+    pub(super) fn walk_from(&self, mut i: usize, d: f32) -> usize {
         let n = self.spans.len() - 1;
         if n == 0 {
             return 0;

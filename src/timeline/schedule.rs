@@ -126,6 +126,14 @@ pub enum NpcState {
     After = 3,
 }
 
+impl From<NpcState> for u32 {
+    /// The state's code (`Before` 0, `Moving` 1, `Holding` 2, `After` 3).
+    #[inline]
+    fn from(s: NpcState) -> u32 {
+        s as u32
+    }
+}
+
 /// One key: be at `distance` along the path at `time`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Key {

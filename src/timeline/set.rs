@@ -11,11 +11,22 @@
 //! searches there. Results are bit-identical to the stateless [`ScheduleSet::evaluate`]; the
 //! set itself is never written, so any number of threads may evaluate it at once.
 
-use super::lanes::Columns;
+use super::lanes::{Columns, Emit, Sink};
 use super::schedule::{build_legs, simple_keys, Crossing, Ease, Key, KeysView, Leg};
 use super::{NpcState, Path, Schedule, ScheduleSample, TimelineError, Wrap};
 use crate::curve::CurveParam;
 use glam::Vec3;
+
+/// The CPU has what [`ScheduleSet::run_avx512`] needs: AVX2 and AVX-512 F, VL, BW and DQ.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(super) fn has_avx512() -> bool {
+    std::is_x86_feature_detected!("avx2")
+        && std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("avx512bw")
+        && std::is_x86_feature_detected!("avx512dq")
+}
 
 /// NPCs per pass of the batch loop (see `ScheduleSet::run`).
 pub(super) const CHUNK: usize = 64;
@@ -64,6 +75,37 @@ pub struct NpcSample {
     pub state: NpcState,
 }
 
+/// Flat per-NPC output arrays for [`ScheduleSet::evaluate_into`], each optional (`None`: not
+/// wanted, not computed) and indexed by NPC. `S` is the state type: [`NpcState`], or `u32`
+/// for its code (as the C ABI writes it).
+#[derive(Debug, Default)]
+pub struct SampleArrays<'a, S = NpcState> {
+    /// Positions on the path.
+    pub positions: Option<&'a mut [Vec3]>,
+    /// Unit facings (see [`NpcSample::forward`]).
+    pub forwards: Option<&'a mut [Vec3]>,
+    /// Velocities in m/s.
+    pub velocities: Option<&'a mut [Vec3]>,
+    /// States.
+    pub states: Option<&'a mut [S]>,
+}
+
+impl<S> SampleArrays<'_, S> {
+    /// The shortest requested array's length (`usize::MAX` when none is requested).
+    fn min_len(&self) -> usize {
+        [
+            self.positions.as_deref().map(<[Vec3]>::len),
+            self.forwards.as_deref().map(<[Vec3]>::len),
+            self.velocities.as_deref().map(<[Vec3]>::len),
+            self.states.as_deref().map(<[S]>::len),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(usize::MAX)
+    }
+}
+
 /// One NPC's entry: its keys are `key_*[key..end]`, its legs `legs[key - i..end - i - 1]`
 /// (NPC `i`).
 #[derive(Clone, Copy, Debug)]
@@ -88,12 +130,40 @@ pub struct ScheduleSet {
     pub(super) legs: Vec<Leg>,
     /// The same data as the batch's lanes read it.
     pub(super) lanes: Columns,
+    /// The widest instruction set the batch may use.
+    simd: Simd,
+}
+
+/// The widest instruction set [`ScheduleSet`]'s batch evaluation may use; it takes the best
+/// one the CPU has up to this cap (chosen at run time, per call). Every choice gives the same
+/// bits. The default is no cap.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Simd {
+    /// Baseline code only (SSE2 on x86-64).
+    Portable,
+    /// Up to AVX2 (x86-64).
+    Avx2,
+    /// Up to AVX-512 F, VL, BW and DQ (x86-64): twice the lanes of AVX2 and one load per
+    /// table row. Some older Intel CPUs lower their clock for AVX-512 code; cap at
+    /// [`Simd::Avx2`] there if the rest of the frame suffers.
+    #[default]
+    Avx512,
 }
 
 impl ScheduleSet {
     /// An empty set.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Caps the instruction sets the batch evaluation may use (see [`Simd`]).
+    pub fn set_simd(&mut self, cap: Simd) {
+        self.simd = cap;
+    }
+
+    /// The cap set by [`ScheduleSet::set_simd`].
+    pub fn simd(&self) -> Simd {
+        self.simd
     }
 
     /// Adds a copy of `path`; returns its index.
@@ -207,13 +277,7 @@ impl ScheduleSet {
     /// searches), with AVX2 when the CPU has it. Every NPC goes through the same IEEE
     /// operations as [`ScheduleSet::sample`]: results are bit-identical to it.
     #[inline]
-    fn run(
-        &self,
-        times: Times<'_>,
-        hints: Option<&mut [u32]>,
-        frame: bool,
-        mut sink: impl FnMut(usize, &NpcSample),
-    ) {
+    fn run(&self, times: Times<'_>, hints: Option<&mut [u32]>, frame: bool, out: &mut impl Emit) {
         let n = self.npc_count();
         if let Times::PerNpc(ts) = times {
             assert!(ts.len() >= n, "one time per NPC");
@@ -222,19 +286,25 @@ impl ScheduleSet {
             assert!(h.len() >= 2 * n, "two hints per NPC");
         }
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU supports AVX2 (just checked).
-            unsafe { self.run_avx2(times, hints, frame, &mut sink) };
+        if self.simd >= Simd::Avx512 && has_avx512() {
+            // SAFETY: the CPU supports AVX-512 F, VL, BW, DQ and AVX2 (just checked).
+            unsafe { self.run_avx512(times, hints, frame, out) };
             return;
         }
-        self.run_lanes::<false>(times, hints, frame, &mut sink);
+        #[cfg(target_arch = "x86_64")]
+        if self.simd >= Simd::Avx2 && std::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU supports AVX2 (just checked).
+            unsafe { self.run_avx2(times, hints, frame, out) };
+            return;
+        }
+        self.run_lanes::<false, false>(times, hints, frame, out);
     }
 
     /// Evaluates every NPC at `times`, calling `sink(npc, sample)` in NPC order.
     /// Panics if `Times::PerNpc` holds fewer times than NPCs.
     #[inline]
     pub fn evaluate(&self, times: Times<'_>, sink: impl FnMut(usize, &NpcSample)) {
-        self.run(times, None, true, sink);
+        self.run(times, None, true, &mut Sink(sink));
     }
 
     /// [`ScheduleSet::evaluate`] with two caller-owned hints per NPC (`hints.len() ≥ 2 ×
@@ -247,7 +317,7 @@ impl ScheduleSet {
         hints: &mut [u32],
         sink: impl FnMut(usize, &NpcSample),
     ) {
-        self.run(times, Some(hints), true, sink);
+        self.run(times, Some(hints), true, &mut Sink(sink));
     }
 
     /// [`ScheduleSet::evaluate`] (`hints` `None`) or [`ScheduleSet::evaluate_hinted`]
@@ -262,7 +332,24 @@ impl ScheduleSet {
         hints: Option<&mut [u32]>,
         sink: impl FnMut(usize, &NpcSample),
     ) {
-        self.run(times, hints, false, sink);
+        self.run(times, hints, false, &mut Sink(sink));
+    }
+
+    /// Evaluates every NPC at `times` straight into flat arrays (the fastest way: no per-NPC
+    /// callback), stateless (`hints` `None`) or hinted (as [`ScheduleSet::evaluate_hinted`]).
+    /// Only the requested outputs are computed: without forwards and velocities, no
+    /// derivative and no normalisation. Every value is bit-identical to
+    /// [`ScheduleSet::sample`]. Panics if `times`, `hints` or a requested array is too short.
+    #[inline]
+    pub fn evaluate_into<S: From<NpcState> + Copy>(
+        &self,
+        times: Times<'_>,
+        hints: Option<&mut [u32]>,
+        out: &mut SampleArrays<'_, S>,
+    ) {
+        assert!(out.min_len() >= self.npc_count(), "one output per NPC");
+        let frame = out.forwards.is_some() || out.velocities.is_some();
+        self.run(times, hints, frame, out);
     }
 
     /// Total key crossings of every NPC between `from` and `to` (saturating).
