@@ -36,6 +36,8 @@ pub const REPLAN_STEPS: u32 = 10;
 /// ~1–3 ms on the finest one); agents beyond the budget walk straight and ask again next
 /// sub-step.
 pub const FIELDS_PER_STEP: u32 = 4;
+/// Rings of cells round a goal block searched for passable cells when the block has none.
+const MAX_GOAL_RING: i64 = 8;
 /// Cells of descent looked along for the farthest visible one.
 const LOOK_ALONG: usize = 96;
 
@@ -276,6 +278,32 @@ impl Planner {
                     self.heap.push(Reverse((0, c as u32)));
                 }
             }
+        }
+        // A goal block with no passable cell (the goal is closer to an obstacle than the
+        // agent's radius) is reached through the passable cells nearest to it: those of the
+        // first ring of cells round the block that has any, at their distance from the block.
+        // (Seeding the block's own impassable cell instead left a field of that one cell: the
+        // agents walked straight at such goals, and one stuck behind a box in SteerSuite
+        // `forest`, seed 3.)
+        let (cx, cz) = (bx as f32 + 0.5 * bc as f32, bz as f32 + 0.5 * bc as f32);
+        let mut ring = 1;
+        while self.heap.is_empty() && ring <= MAX_GOAL_RING {
+            let (x0, z0) = (bx as i64 - ring, bz as i64 - ring);
+            let (x1, z1) = (bx as i64 + bc as i64 - 1 + ring, bz as i64 + bc as i64 - 1 + ring);
+            for z in z0.max(0)..=z1.min(nz - 1) {
+                for x in x0.max(0)..=x1.min(nx - 1) {
+                    if x != x0 && x != x1 && z != z0 && z != z1 {
+                        continue;
+                    }
+                    let c = (x + z * nx) as usize;
+                    if self.clearance[c] >= need {
+                        let d = Vec2::new(x as f32 + 0.5 - cx, z as f32 + 0.5 - cz).length();
+                        dist[c] = d;
+                        self.heap.push(Reverse((d.to_bits(), c as u32)));
+                    }
+                }
+            }
+            ring += 1;
         }
         if self.heap.is_empty() {
             dist[goal] = 0.0;
