@@ -380,6 +380,27 @@ impl Planner {
         {
             return (target, true);
         }
+        // The agent's own field; when no cell near the agent is reachable in it (it stands in a
+        // pocket that the grid's conservative clearance counts as closed, though it walked in),
+        // the field of the thinnest agent the grid can tell apart.
+        for need in [need, self.need(0.0)] {
+            if let Some(route) = self.descend(pos, target, need, step, &fits) {
+                return route;
+            }
+        }
+        (target, true)
+    }
+
+    /// [`Self::next_point`] along the distance field of clearance `need`: `None` when no cell
+    /// within three of the agent's is reachable in that field.
+    fn descend(
+        &mut self,
+        pos: Vec2,
+        target: Vec2,
+        need: f32,
+        step: f32,
+        fits: &impl Fn(Vec2) -> bool,
+    ) -> Option<(Vec2, bool)> {
         let goal = self.clamped_cell(target);
         let bc = self.block_cells();
         let (gx, gz) = (goal % self.nx, goal / self.nx);
@@ -387,7 +408,7 @@ impl Planner {
         let class = (need * 20.0).ceil() as u32;
         let Some(f) = self.field(block, class, need) else {
             // Over this sub-step's budget: walk straight for now, ask again next sub-step.
-            return (target, false);
+            return Some((target, false));
         };
         let dist = &self.fields[f].dist;
         let start = self.clamped_cell(pos);
@@ -416,7 +437,7 @@ impl Planner {
                 }
             }
             if count == 0 {
-                return (target, true);
+                return None;
             }
             let near = &mut near[..count];
             near.sort_unstable_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
@@ -477,6 +498,6 @@ impl Planner {
             }
             probe *= 2;
         }
-        (chosen, false)
+        Some((chosen, false))
     }
 }
