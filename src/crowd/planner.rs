@@ -289,7 +289,10 @@ impl Planner {
         let mut ring = 1;
         while self.heap.is_empty() && ring <= MAX_GOAL_RING {
             let (x0, z0) = (bx as i64 - ring, bz as i64 - ring);
-            let (x1, z1) = (bx as i64 + bc as i64 - 1 + ring, bz as i64 + bc as i64 - 1 + ring);
+            let (x1, z1) = (
+                bx as i64 + bc as i64 - 1 + ring,
+                bz as i64 + bc as i64 - 1 + ring,
+            );
             for z in z0.max(0)..=z1.min(nz - 1) {
                 for x in x0.max(0)..=x1.min(nx - 1) {
                     if x != x0 && x != x1 && z != z0 && z != z1 {
