@@ -461,6 +461,50 @@ fn an_agent_wedged_into_a_concave_corner_finds_its_way_out() {
 }
 
 #[test]
+fn an_obstacle_beyond_the_goal_does_not_hold_the_agent_off_it() {
+    // SteerSuite forest, seed 4: a goal 1.16 m in front of a box, with a wall 1.85 m behind it
+    // and a second box beside the way in. The agent stops at its goal, so it never reaches
+    // the box or the wall; but its rays looked the full 4 m range past the goal, and the two
+    // pushes (back, and sideways toward either edge of the box as it crossed the box's
+    // centre line) outweighed the pull of the goal: pressed against the side box, it turned
+    // on the spot 0.67 m short of the goal until the end of the run.
+    for (start, yaw) in [
+        (Vec2::new(-2.2, 2.66), 2.415),
+        (Vec2::new(-4.0, 4.0), 2.4),
+        (Vec2::new(0.15, 4.0), std::f32::consts::PI),
+        (Vec2::new(0.15, 0.53), 1.6),
+    ] {
+        let mut c = Crowd::new(1).unwrap();
+        for (min, max) in [
+            ((0.335, 0.991), (1.315, 1.971)),
+            ((-0.342, -2.293), (0.638, -1.313)),
+            ((-11.0, -3.0), (9.0, -2.0)),
+        ] {
+            c.add_obstacle(Obstacle::Box {
+                min: Vec3::new(min.0, 0.0, min.1),
+                max: Vec3::new(max.0, 0.0, max.1),
+            })
+            .unwrap();
+        }
+        let a = c
+            .add_agent(Vec3::new(start.x, 0.0, start.y), yaw, 1.3, 0.5)
+            .unwrap();
+        c.set_target(a, Vec3::new(0.167, 0.0, -0.148), 0.5).unwrap();
+        c.set_route_mode(a, RouteMode::Planned).unwrap();
+        for _ in 0..100 {
+            c.step(0.1, 1).unwrap();
+        }
+        let ag = c.agent(a).unwrap();
+        assert_eq!(
+            ag.state(),
+            AgentState::Arrived,
+            "from {start:?}: stuck at {:?}",
+            ag.position
+        );
+    }
+}
+
+#[test]
 fn fast_agents_far_past_the_grid_cells_are_still_guarded_and_thread_independent() {
     // 40 m/s agents of radius 0.3 move 4 m per sub-step, far more than the projection grid's
     // cells (5 radii): the guard then rebuilds its grid over the final positions. Two

@@ -36,6 +36,8 @@ pub const REPLAN_STEPS: u32 = 10;
 /// ~1–3 ms on the finest one); agents beyond the budget walk straight and ask again next
 /// sub-step.
 pub const FIELDS_PER_STEP: u32 = 4;
+/// Rings of cells round a goal block searched for passable cells when the block has none.
+const MAX_GOAL_RING: i64 = 8;
 /// Cells of descent looked along for the farthest visible one.
 const LOOK_ALONG: usize = 96;
 
@@ -277,6 +279,35 @@ impl Planner {
                 }
             }
         }
+        // A goal block with no passable cell (the goal is closer to an obstacle than the
+        // agent's radius) is reached through the passable cells nearest to it: those of the
+        // first ring of cells round the block that has any, at their distance from the block.
+        // (Seeding the block's own impassable cell instead left a field of that one cell: the
+        // agents walked straight at such goals, and one stuck behind a box in SteerSuite
+        // `forest`, seed 3.)
+        let (cx, cz) = (bx as f32 + 0.5 * bc as f32, bz as f32 + 0.5 * bc as f32);
+        let mut ring = 1;
+        while self.heap.is_empty() && ring <= MAX_GOAL_RING {
+            let (x0, z0) = (bx as i64 - ring, bz as i64 - ring);
+            let (x1, z1) = (
+                bx as i64 + bc as i64 - 1 + ring,
+                bz as i64 + bc as i64 - 1 + ring,
+            );
+            for z in z0.max(0)..=z1.min(nz - 1) {
+                for x in x0.max(0)..=x1.min(nx - 1) {
+                    if x != x0 && x != x1 && z != z0 && z != z1 {
+                        continue;
+                    }
+                    let c = (x + z * nx) as usize;
+                    if self.clearance[c] >= need {
+                        let d = Vec2::new(x as f32 + 0.5 - cx, z as f32 + 0.5 - cz).length();
+                        dist[c] = d;
+                        self.heap.push(Reverse((d.to_bits(), c as u32)));
+                    }
+                }
+            }
+            ring += 1;
+        }
         if self.heap.is_empty() {
             dist[goal] = 0.0;
             self.heap.push(Reverse((0, goal as u32)));
@@ -352,6 +383,27 @@ impl Planner {
         {
             return (target, true);
         }
+        // The agent's own field; when no cell near the agent is reachable in it (it stands in a
+        // pocket that the grid's conservative clearance counts as closed, though it walked in),
+        // the field of the thinnest agent the grid can tell apart.
+        for need in [need, self.need(0.0)] {
+            if let Some(route) = self.descend(pos, target, need, step, &fits) {
+                return route;
+            }
+        }
+        (target, true)
+    }
+
+    /// [`Self::next_point`] along the distance field of clearance `need`: `None` when no cell
+    /// within three of the agent's is reachable in that field.
+    fn descend(
+        &mut self,
+        pos: Vec2,
+        target: Vec2,
+        need: f32,
+        step: f32,
+        fits: &impl Fn(Vec2) -> bool,
+    ) -> Option<(Vec2, bool)> {
         let goal = self.clamped_cell(target);
         let bc = self.block_cells();
         let (gx, gz) = (goal % self.nx, goal / self.nx);
@@ -359,7 +411,7 @@ impl Planner {
         let class = (need * 20.0).ceil() as u32;
         let Some(f) = self.field(block, class, need) else {
             // Over this sub-step's budget: walk straight for now, ask again next sub-step.
-            return (target, false);
+            return Some((target, false));
         };
         let dist = &self.fields[f].dist;
         let start = self.clamped_cell(pos);
@@ -388,7 +440,7 @@ impl Planner {
                 }
             }
             if count == 0 {
-                return (target, true);
+                return None;
             }
             let near = &mut near[..count];
             near.sort_unstable_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
@@ -449,6 +501,6 @@ impl Planner {
             }
             probe *= 2;
         }
-        (chosen, false)
+        Some((chosen, false))
     }
 }

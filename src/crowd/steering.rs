@@ -7,7 +7,8 @@
 //! forward or of its route direction — so what blocks the way stays seen while turning — or
 //! touching it) it casts a ray — for agents, the relative motion
 //! x(t) = (p_j − p_i) − (v g − v_j) t against the disc of radius r_i + r_j; for obstacles, the
-//! ray p_i + g s against the obstacle grown by r_i — and takes the hit time t and the hit
+//! ray p_i + g s against the obstacle grown by r_i, up to `fov_range` (on the final leg no
+//! farther than the target, where the agent stops) — and takes the hit time t and the hit
 //! normal n. The walking direction becomes
 //!
 //! d = g + Σ repel_force · u(t) · w · (n + b),  u(t) = (1 − t / T)²,  T = fov_range / speed,
@@ -310,7 +311,16 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         return d;
     }
 
-    let reach_s = b.fov_range;
+    // On the final leg the agent brakes to a stop at its target, so an obstacle its walk line
+    // meets only beyond the target is never reached: the ray stops there. (Looking the full
+    // range, a box just past a goal pushed back and sideways as hard as the goal pulled, and
+    // an agent hemmed in by a second box turned on the spot short of its goal for good:
+    // SteerSuite `forest`, seed 4.)
+    let reach_s = if b.final_leg {
+        b.fov_range.min(dist)
+    } else {
+        b.fov_range
+    };
     w.obstacles.query_near(b.pos, look, |oi| {
         let Some(shape) = &w.shapes[oi] else {
             return;
