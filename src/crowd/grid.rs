@@ -15,6 +15,8 @@ use glam::Vec2;
 
 /// Most cells a query may span on one axis before the grid is coarsened.
 const MAX_QUERY_SPAN: i32 = 4;
+/// Most runs [`AgentGrid::query_runs`] hands over: two per row of cells.
+pub(crate) const MAX_QUERY_RUNS: usize = 2 * MAX_QUERY_SPAN as usize;
 
 /// floor(x) as i32 without a libm call (saturating like `as`).
 #[inline]

@@ -39,7 +39,7 @@
 use glam::Vec2;
 
 use super::agent::{forward2, right_of, yaw_of, HitKind};
-use super::grid::{AgentGrid, ObstacleGrid};
+use super::grid::{AgentGrid, ObstacleGrid, MAX_QUERY_RUNS};
 use super::obstacle::Shape;
 
 /// Side bias added to an agent hit normal, as a fraction of the normal.
@@ -279,21 +279,44 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         }
     };
     // Candidates within reach (tested branch-free on the contiguous positions, so the many
-    // rejections cost no mispredictions) are collected, in query order, then visited.
-    let mut cand = [0u32; CANDIDATES];
-    let mut n_cand = 0usize;
+    // rejections cost no mispredictions) are collected, in query order, up to CANDIDATES at a
+    // time, then visited in that order. One call site, so `visit` inlines.
+    let mut runs = [(0u32, 0u32); MAX_QUERY_RUNS];
+    let mut n_runs = 0;
     w.grid.query_runs(b.pos, look + w.max_radius, |run| {
-        for j in run {
-            if n_cand == CANDIDATES {
-                cand.iter().for_each(|&c| visit(c as usize));
-                n_cand = 0;
-            }
-            let d2 = (w.pos[j] - b.pos).length_squared();
-            cand[n_cand] = j as u32;
-            n_cand += (d2 <= look_max2 && j != k) as usize;
-        }
+        runs[n_runs] = (run.start as u32, run.end as u32);
+        n_runs += 1;
     });
-    cand[..n_cand].iter().for_each(|&c| visit(c as usize));
+    let mut cand = [0u32; CANDIDATES];
+    let mut r = 0;
+    let (mut j, mut e) = (runs[0].0 as usize, runs[0].1 as usize);
+    while r < n_runs {
+        let mut n_cand = 0usize;
+        loop {
+            // At most the room left is scanned, so no write overflows.
+            let end = e.min(j + (CANDIDATES - n_cand));
+            for (i, p) in (j..end).zip(&w.pos[j..end]) {
+                let d2 = (*p - b.pos).length_squared();
+                cand[n_cand] = i as u32;
+                n_cand += (d2 <= look_max2 && i != k) as usize;
+            }
+            j = end;
+            if j < e {
+                if n_cand == CANDIDATES {
+                    break;
+                }
+                continue;
+            }
+            r += 1;
+            if r >= n_runs {
+                break;
+            }
+            (j, e) = (runs[r].0 as usize, runs[r].1 as usize);
+        }
+        for &c in &cand[..n_cand] {
+            visit(c as usize);
+        }
+    }
     // Every agent not visited is beyond look + max_radius, a gap of at least fov_range.
     d.clearance = (nearest2.sqrt() - b.radius - w.max_radius)
         .min(b.fov_range)
