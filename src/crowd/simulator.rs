@@ -10,7 +10,8 @@ use super::grid::{AgentGrid, ObstacleGrid};
 use super::obstacle::{Obstacle, Shape};
 use super::planner::{Planner, REPLAN_STEPS};
 use super::steering::{
-    clear_of_obstacles, obstacle_distance, push_out, separation, steer, Body, Decision, World,
+    clear_of_obstacles, obstacle_distance, obstacle_margin, push_out, separation, steer, Body,
+    Decision, World,
 };
 use super::CrowdError;
 
@@ -586,7 +587,6 @@ impl Crowd {
                 continue;
             }
             let (steer_to, final_leg) = self.route(slot);
-            let id = self.agents.id_of(slot);
             let a = self.agents.items[slot].as_ref().expect("live slot");
             max_radius = max_radius.max(a.radius);
             max_look = max_look.max(a.fov_range + a.radius);
@@ -610,7 +610,6 @@ impl Crowd {
                 arrived: a.state == AgentState::Arrived,
                 blocked: a.state == AgentState::Blocked,
                 settled_at: a.settled_at,
-                id,
                 slot: slot as u32,
                 ..Body::default()
             });
@@ -639,7 +638,6 @@ impl Crowd {
                 pos: &self.pos,
                 grid: &self.grid,
                 shapes: &self.shapes,
-                obstacle_ids: &self.obstacle_ids,
                 obstacles: &self.obstacle_grid,
                 max_radius,
                 dt,
@@ -647,17 +645,16 @@ impl Crowd {
             par_fill(threads, &mut self.decisions, |k| steer(&world, k));
         }
         let mut fastest = 0.0f32;
-        for (b, d) in self.sorted.iter_mut().zip(&self.decisions) {
+        for (i, (b, d)) in self.sorted.iter_mut().zip(&self.decisions).enumerate() {
             fastest = fastest.max(d.vel.length());
             b.clearance = d.clearance;
+            b.obstacle_gap = d.obstacle_gap;
+            b.decision = i as u32;
             b.yaw = d.yaw;
             b.vel = d.vel;
             b.pos += d.vel * dt;
             b.arrived = d.arrived;
             b.settled_at = d.settled_at;
-            b.pref_dir = d.pref_dir;
-            b.pref_speed = d.pref_speed;
-            b.hit = d.hit;
         }
 
         // Project: a fine grid over the bodies, Jacobi iterations, then obstacles.
@@ -694,7 +691,16 @@ impl Crowd {
                 } else {
                     separation(bodies, pos, grid, 1.5 * max_radius, k, |_| {})
                 };
-                let (p, clear) = push_out(b.pos + c, b.radius, shapes, og);
+                let p = b.pos + c;
+                // The agent is at most |vel|·dt + |c| from where its steer measured the
+                // obstacle gap (plus rounding): when that is still short of the gap, no obstacle
+                // can reach it, and push_out would return p unchanged and clear (same bits).
+                let moved = (b.vel.length() * dt + c.length()) * (1.0 + 1e-4);
+                let (p, clear) = if b.obstacle_gap > b.radius + moved + obstacle_margin(p) {
+                    (p, true)
+                } else {
+                    push_out(p, b.radius, shapes, og)
+                };
                 (p - b.pos, touching, clear)
             });
         }
@@ -793,6 +799,12 @@ impl Crowd {
 
         // Write back by slot.
         for (k, b) in self.bodies.iter().enumerate() {
+            let hit = &self.decisions[b.decision as usize].hit;
+            let hit_id = match hit.kind {
+                HitKind::None => 0,
+                HitKind::Agent => self.agents.id_of(hit.index as usize),
+                HitKind::Obstacle => self.obstacle_ids[hit.index as usize],
+            };
             let Some(a) = self.agents.items[b.slot as usize].as_mut() else {
                 continue;
             };
@@ -807,24 +819,21 @@ impl Crowd {
             a.yaw = b.yaw;
             a.velocity = if self.reverted[k] { Vec2::ZERO } else { b.vel };
             a.settled_at = b.settled_at;
-            let progress = (p - old).dot(b.pref_dir);
+            let d = &self.decisions[b.decision as usize];
+            let progress = (p - old).dot(d.pref_dir);
             a.state = if b.arrived {
                 AgentState::Arrived
-            } else if b.pref_speed > 1e-6 && progress < 0.1 * b.pref_speed * dt {
+            } else if d.pref_speed > 1e-6 && progress < 0.1 * d.pref_speed * dt {
                 AgentState::Blocked
             } else {
                 AgentState::Moving
             };
             let y = a.position.y;
             a.hit = Hit {
-                kind: b.hit.kind,
-                id: if b.hit.kind == HitKind::None {
-                    0
-                } else {
-                    b.hit.id
-                },
-                point: Vec3::new(b.hit.point.x, y, b.hit.point.y),
-                normal: Vec3::new(b.hit.normal.x, 0.0, b.hit.normal.y),
+                kind: d.hit.kind,
+                id: hit_id,
+                point: Vec3::new(d.hit.point.x, y, d.hit.point.y),
+                normal: Vec3::new(d.hit.normal.x, 0.0, d.hit.normal.y),
             };
         }
     }
