@@ -580,6 +580,9 @@ impl Crowd {
         self.bodies.clear();
         let mut max_radius = 0.0f32;
         let mut max_look = 0.0f32;
+        // cos of the last half field of view seen (agents mostly share one): same bits as
+        // computing it for each.
+        let mut fov_cos = (f32::NAN, 0.0f32);
         for slot in 0..self.agents.items.len() {
             let valid =
                 matches!(&self.agents.items[slot], Some(a) if a.state != AgentState::Invalid);
@@ -590,6 +593,9 @@ impl Crowd {
             let a = self.agents.items[slot].as_ref().expect("live slot");
             max_radius = max_radius.max(a.radius);
             max_look = max_look.max(a.fov_range + a.radius);
+            if a.fov_half_angle.to_bits() != fov_cos.0.to_bits() {
+                fov_cos = (a.fov_half_angle, super::angle::sin_cos(a.fov_half_angle).1);
+            }
             self.bodies.push(Body {
                 pos: Vec2::new(a.position.x, a.position.z),
                 vel: a.velocity,
@@ -598,7 +604,7 @@ impl Crowd {
                 yaw: a.yaw,
                 max_turn_rate: a.max_turn_rate,
                 fov_range: a.fov_range,
-                cos_half_fov: super::angle::sin_cos(a.fov_half_angle).1,
+                cos_half_fov: fov_cos.1,
                 repel_force: a.repel_force,
                 steer_to,
                 target: Vec2::new(a.target.x, a.target.z),

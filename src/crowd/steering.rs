@@ -348,6 +348,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let reach_s = b.fov_range;
     // Every obstacle not listed lies farther than `look` (the query covers that square).
     let mut obstacle_gap = look;
+    let mut gap_nan = false;
     w.obstacles.query_near(b.pos, look, |oi| {
         let Some(shape) = &w.shapes[oi] else {
             return;
@@ -360,13 +361,8 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         // counts as touching.
         let (dm, scale) = (m2.sqrt(), shape.center.abs().max_element());
         let lower = dm - bound - 1e-4 * (dm + bound + scale);
-        obstacle_gap = if lower >= obstacle_gap {
-            obstacle_gap
-        } else if lower.is_nan() {
-            f32::NEG_INFINITY
-        } else {
-            lower
-        };
+        obstacle_gap = obstacle_gap.min(lower);
+        gap_nan |= lower.is_nan();
         let reach = look + bound;
         if m2 > reach * reach {
             return;
@@ -446,7 +442,11 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         block = (l / raw.max(1e-6)).clamp(CREEP, 1.0);
         dir = if l > 1e-3 { lat } else { right_of(g) };
     }
-    d.obstacle_gap = obstacle_gap - obstacle_margin(b.pos);
+    d.obstacle_gap = if gap_nan {
+        f32::NEG_INFINITY
+    } else {
+        obstacle_gap - obstacle_margin(b.pos)
+    };
     let want = dir.try_normalize().unwrap_or(fwd);
     let delta = wrap_angle(yaw_of(want) - b.yaw);
     let max_turn = b.max_turn_rate * w.dt;
