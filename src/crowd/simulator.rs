@@ -137,7 +137,7 @@ pub struct Crowd {
     pos: Vec<Vec2>,
     decisions: Vec<Decision>,
     corrections: Vec<(Vec2, bool)>,
-    overlaps: Vec<(Vec2, bool, bool)>,
+    overlaps: Vec<(Vec2, bool, bool, f32)>,
     /// Per body in projection order: its position is clear of every obstacle (its last
     /// `push_out` found nothing to push out of).
     clear: Vec<bool>,
@@ -676,7 +676,7 @@ impl Crowd {
             .resize(self.bodies.len(), (Vec2::ZERO, true));
         self.overlaps.clear();
         self.overlaps
-            .resize(self.bodies.len(), (Vec2::ZERO, false, true));
+            .resize(self.bodies.len(), (Vec2::ZERO, false, true, 0.0));
         self.clear.clear();
         self.clear.resize(self.bodies.len(), true);
         // One parallel Jacobi pass over every agent finds and halves the overlaps; then
@@ -701,22 +701,25 @@ impl Crowd {
                 // The agent is at most |vel|·dt + |c| from where its steer measured the
                 // obstacle gap (plus rounding): when that is still short of the gap, no obstacle
                 // can reach it, and push_out would return p unchanged and clear (same bits).
-                let moved = (b.vel.length() * dt + c.length()) * (1.0 + 1e-4);
-                let (p, clear) = if b.obstacle_gap > b.radius + moved + obstacle_margin(p) {
-                    (p, true)
+                let step = b.vel.length() * dt;
+                let moved = (step + c.length()) * (1.0 + 1e-4);
+                if b.obstacle_gap > b.radius + moved + obstacle_margin(p) {
+                    (c, touching, true, moved)
                 } else {
-                    push_out(p, b.radius, shapes, og)
-                };
-                (p - b.pos, touching, clear)
+                    let (p, clear) = push_out(p, b.radius, shapes, og);
+                    let moved = (step + (p - b.pos).length()) * (1.0 + 1e-4);
+                    (p - b.pos, touching, clear, moved)
+                }
             });
         }
         self.active.clear();
         self.in_active.clear();
         self.in_active.resize(self.bodies.len(), false);
-        for (k, (b, &(c, touching, clear))) in
+        for (k, (b, &(c, touching, clear, moved))) in
             self.bodies.iter_mut().zip(&self.overlaps).enumerate()
         {
             b.pos += c;
+            b.moved = moved;
             self.pos[k] = b.pos;
             self.clear[k] = clear;
             if touching || c != Vec2::ZERO {
@@ -745,7 +748,16 @@ impl Crowd {
                         }
                     },
                 );
-                let (p, clear) = push_out(b.pos + c, b.radius, &self.shapes, &self.obstacle_grid);
+                // As in the first pass: push_out is skipped (same bits) while the body cannot
+                // have reached an obstacle since its steer measured the gap.
+                let p = b.pos + c;
+                let moved = b.moved + c.length() * (1.0 + 1e-4);
+                let (p, clear) = if b.obstacle_gap > b.radius + moved + obstacle_margin(p) {
+                    (p, true)
+                } else {
+                    push_out(p, b.radius, &self.shapes, &self.obstacle_grid)
+                };
+                self.bodies[k].moved = b.moved + (p - b.pos).length() * (1.0 + 1e-4);
                 self.clear[k] = clear;
                 largest = largest.max(p.distance_squared(b.pos));
                 self.bodies[k].pos = p;

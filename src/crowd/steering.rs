@@ -101,6 +101,9 @@ pub(crate) struct Body {
     pub clearance: f32,
     pub obstacle_gap: f32,
     pub decision: u32,
+    /// During the projection: an upper bound on its distance from where it steered, less
+    /// rounding (the obstacle gap test's other side).
+    pub moved: f32,
 }
 
 /// The hit a steer decision reports (2D; the simulator adds y and turns `index` into an id).
