@@ -15,6 +15,8 @@ use glam::Vec2;
 
 /// Most cells a query may span on one axis before the grid is coarsened.
 const MAX_QUERY_SPAN: i32 = 4;
+/// Most runs [`AgentGrid::query_runs`] hands over: two per row of cells.
+pub(crate) const MAX_QUERY_RUNS: usize = 2 * MAX_QUERY_SPAN as usize;
 
 /// floor(x) as i32 without a libm call (saturating like `as`).
 #[inline]
@@ -53,8 +55,11 @@ pub struct AgentGrid {
     /// Torus width and height (W·H ≤ size).
     w: u32,
     h: u32,
-    /// `start[b]..start[b + 1]` are the sorted indices in bucket b.
+    /// `start[b]..start[b + 1]` are the sorted indices in bucket b (one spare entry: see
+    /// [`Self::build`]).
     start: Vec<u32>,
+    /// The cell of each input item of the last build.
+    cells: Vec<(i32, i32)>,
     keys: Vec<u32>,
     /// Sorted position k holds input item `order[k]`.
     order: Vec<u32>,
@@ -72,7 +77,8 @@ impl AgentGrid {
             hi: (-1, -1),
             w: 4,
             h: 4,
-            start: vec![0; size + 1],
+            start: vec![0; size + 2],
+            cells: Vec::with_capacity(capacity),
             keys: Vec::with_capacity(capacity),
             order: Vec::with_capacity(capacity),
         }
@@ -90,14 +96,17 @@ impl AgentGrid {
 
     /// Counting-sorts `positions` into cells of edge `cell`; afterwards [`Self::order`] maps
     /// sorted index → input index. Allocates nothing once `positions.len()` ≤ capacity.
-    pub fn build(&mut self, positions: impl Iterator<Item = Vec2> + Clone, cell: f32) {
+    pub fn build(&mut self, positions: impl Iterator<Item = Vec2>, cell: f32) {
         self.cell = cell;
         self.inv = 1.0 / cell;
         let (mut lo, mut hi) = ((i32::MAX, i32::MAX), (i32::MIN, i32::MIN));
-        for p in positions.clone() {
+        // Each position's cell, computed once (the bucket pass below reuses it).
+        self.cells.clear();
+        for p in positions {
             let (cx, cz) = cell_of(p, self.inv);
             lo = (lo.0.min(cx), lo.1.min(cz));
             hi = (hi.0.max(cx), hi.1.max(cz));
+            self.cells.push((cx, cz));
         }
         if hi.0 < lo.0 {
             lo = (0, 0);
@@ -111,30 +120,29 @@ impl AgentGrid {
         self.w = w as u32;
         self.h = h as u32;
         let buckets = w * h;
-        self.start[..=buckets].iter_mut().for_each(|s| *s = 0);
+        // Counts go to start[b + 2]; their running sum makes start[b + 1] the first sorted
+        // index of bucket b, the scatter's cursor, which it leaves at the first index of
+        // bucket b + 1: start[b]..start[b + 1] is then bucket b, with no shift back.
+        self.start[..buckets + 2].iter_mut().for_each(|s| *s = 0);
         self.keys.clear();
-        for p in positions {
-            let (cx, cz) = cell_of(p, self.inv);
+        for &(cx, cz) in &self.cells {
             let b = self.bucket(cx, cz);
             self.keys.push(b as u32);
-            self.start[b + 1] += 1;
+            self.start[b + 2] += 1;
         }
-        for b in 0..buckets {
-            self.start[b + 1] += self.start[b];
+        let mut sum = 0;
+        for s in &mut self.start[2..buckets + 2] {
+            sum += *s;
+            *s = sum;
         }
         self.order.clear();
         self.order.resize(self.keys.len(), 0);
-        // Scatter using start[b] as the running cursor, then shift back: stable, so equal
-        // buckets keep input order (determinism).
+        // Stable: equal buckets keep input order (determinism).
         for (i, &b) in self.keys.iter().enumerate() {
-            let slot = &mut self.start[b as usize];
+            let slot = &mut self.start[b as usize + 1];
             self.order[*slot as usize] = i as u32;
             *slot += 1;
         }
-        for b in (1..=buckets).rev() {
-            self.start[b] = self.start[b - 1];
-        }
-        self.start[0] = 0;
     }
 
     /// Sorted index → input index of the last build.

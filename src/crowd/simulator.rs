@@ -10,7 +10,8 @@ use super::grid::{AgentGrid, ObstacleGrid};
 use super::obstacle::{Obstacle, Shape};
 use super::planner::{Planner, REPLAN_STEPS};
 use super::steering::{
-    clear_of_obstacles, obstacle_distance, push_out, separation, steer, Body, Decision, World,
+    clear_of_obstacles, obstacle_distance, obstacle_margin, push_out, separation, steer, Body,
+    Decision, World,
 };
 use super::CrowdError;
 
@@ -136,7 +137,7 @@ pub struct Crowd {
     pos: Vec<Vec2>,
     decisions: Vec<Decision>,
     corrections: Vec<(Vec2, bool)>,
-    overlaps: Vec<(Vec2, bool, bool)>,
+    overlaps: Vec<(Vec2, bool, bool, f32)>,
     /// Per body in projection order: its position is clear of every obstacle (its last
     /// `push_out` found nothing to push out of).
     clear: Vec<bool>,
@@ -579,6 +580,9 @@ impl Crowd {
         self.bodies.clear();
         let mut max_radius = 0.0f32;
         let mut max_look = 0.0f32;
+        // cos of the last half field of view seen (agents mostly share one): same bits as
+        // computing it for each.
+        let mut fov_cos = (f32::NAN, 0.0f32);
         for slot in 0..self.agents.items.len() {
             let valid =
                 matches!(&self.agents.items[slot], Some(a) if a.state != AgentState::Invalid);
@@ -586,10 +590,12 @@ impl Crowd {
                 continue;
             }
             let (steer_to, final_leg) = self.route(slot);
-            let id = self.agents.id_of(slot);
             let a = self.agents.items[slot].as_ref().expect("live slot");
             max_radius = max_radius.max(a.radius);
             max_look = max_look.max(a.fov_range + a.radius);
+            if a.fov_half_angle.to_bits() != fov_cos.0.to_bits() {
+                fov_cos = (a.fov_half_angle, super::angle::sin_cos(a.fov_half_angle).1);
+            }
             self.bodies.push(Body {
                 pos: Vec2::new(a.position.x, a.position.z),
                 vel: a.velocity,
@@ -598,7 +604,7 @@ impl Crowd {
                 yaw: a.yaw,
                 max_turn_rate: a.max_turn_rate,
                 fov_range: a.fov_range,
-                cos_half_fov: super::angle::sin_cos(a.fov_half_angle).1,
+                cos_half_fov: fov_cos.1,
                 repel_force: a.repel_force,
                 steer_to,
                 target: Vec2::new(a.target.x, a.target.z),
@@ -610,7 +616,6 @@ impl Crowd {
                 arrived: a.state == AgentState::Arrived,
                 blocked: a.state == AgentState::Blocked,
                 settled_at: a.settled_at,
-                id,
                 slot: slot as u32,
                 ..Body::default()
             });
@@ -639,7 +644,6 @@ impl Crowd {
                 pos: &self.pos,
                 grid: &self.grid,
                 shapes: &self.shapes,
-                obstacle_ids: &self.obstacle_ids,
                 obstacles: &self.obstacle_grid,
                 max_radius,
                 dt,
@@ -647,17 +651,16 @@ impl Crowd {
             par_fill(threads, &mut self.decisions, |k| steer(&world, k));
         }
         let mut fastest = 0.0f32;
-        for (b, d) in self.sorted.iter_mut().zip(&self.decisions) {
+        for (i, (b, d)) in self.sorted.iter_mut().zip(&self.decisions).enumerate() {
             fastest = fastest.max(d.vel.length());
             b.clearance = d.clearance;
+            b.obstacle_gap = d.obstacle_gap;
+            b.decision = i as u32;
             b.yaw = d.yaw;
             b.vel = d.vel;
             b.pos += d.vel * dt;
             b.arrived = d.arrived;
             b.settled_at = d.settled_at;
-            b.pref_dir = d.pref_dir;
-            b.pref_speed = d.pref_speed;
-            b.hit = d.hit;
         }
 
         // Project: a fine grid over the bodies, Jacobi iterations, then obstacles.
@@ -673,7 +676,7 @@ impl Crowd {
             .resize(self.bodies.len(), (Vec2::ZERO, true));
         self.overlaps.clear();
         self.overlaps
-            .resize(self.bodies.len(), (Vec2::ZERO, false, true));
+            .resize(self.bodies.len(), (Vec2::ZERO, false, true, 0.0));
         self.clear.clear();
         self.clear.resize(self.bodies.len(), true);
         // One parallel Jacobi pass over every agent finds and halves the overlaps; then
@@ -694,17 +697,29 @@ impl Crowd {
                 } else {
                     separation(bodies, pos, grid, 1.5 * max_radius, k, |_| {})
                 };
-                let (p, clear) = push_out(b.pos + c, b.radius, shapes, og);
-                (p - b.pos, touching, clear)
+                let p = b.pos + c;
+                // The agent is at most |vel|·dt + |c| from where its steer measured the
+                // obstacle gap (plus rounding): when that is still short of the gap, no obstacle
+                // can reach it, and push_out would return p unchanged and clear (same bits).
+                let step = b.vel.length() * dt;
+                let moved = (step + c.length()) * (1.0 + 1e-4);
+                if b.obstacle_gap > b.radius + moved + obstacle_margin(p) {
+                    (c, touching, true, moved)
+                } else {
+                    let (p, clear) = push_out(p, b.radius, shapes, og);
+                    let moved = (step + (p - b.pos).length()) * (1.0 + 1e-4);
+                    (p - b.pos, touching, clear, moved)
+                }
             });
         }
         self.active.clear();
         self.in_active.clear();
         self.in_active.resize(self.bodies.len(), false);
-        for (k, (b, &(c, touching, clear))) in
+        for (k, (b, &(c, touching, clear, moved))) in
             self.bodies.iter_mut().zip(&self.overlaps).enumerate()
         {
             b.pos += c;
+            b.moved = moved;
             self.pos[k] = b.pos;
             self.clear[k] = clear;
             if touching || c != Vec2::ZERO {
@@ -733,7 +748,16 @@ impl Crowd {
                         }
                     },
                 );
-                let (p, clear) = push_out(b.pos + c, b.radius, &self.shapes, &self.obstacle_grid);
+                // As in the first pass: push_out is skipped (same bits) while the body cannot
+                // have reached an obstacle since its steer measured the gap.
+                let p = b.pos + c;
+                let moved = b.moved + c.length() * (1.0 + 1e-4);
+                let (p, clear) = if b.obstacle_gap > b.radius + moved + obstacle_margin(p) {
+                    (p, true)
+                } else {
+                    push_out(p, b.radius, &self.shapes, &self.obstacle_grid)
+                };
+                self.bodies[k].moved = b.moved + (p - b.pos).length() * (1.0 + 1e-4);
                 self.clear[k] = clear;
                 largest = largest.max(p.distance_squared(b.pos));
                 self.bodies[k].pos = p;
@@ -793,6 +817,12 @@ impl Crowd {
 
         // Write back by slot.
         for (k, b) in self.bodies.iter().enumerate() {
+            let hit = &self.decisions[b.decision as usize].hit;
+            let hit_id = match hit.kind {
+                HitKind::None => 0,
+                HitKind::Agent => self.agents.id_of(hit.index as usize),
+                HitKind::Obstacle => self.obstacle_ids[hit.index as usize],
+            };
             let Some(a) = self.agents.items[b.slot as usize].as_mut() else {
                 continue;
             };
@@ -807,24 +837,21 @@ impl Crowd {
             a.yaw = b.yaw;
             a.velocity = if self.reverted[k] { Vec2::ZERO } else { b.vel };
             a.settled_at = b.settled_at;
-            let progress = (p - old).dot(b.pref_dir);
+            let d = &self.decisions[b.decision as usize];
+            let progress = (p - old).dot(d.pref_dir);
             a.state = if b.arrived {
                 AgentState::Arrived
-            } else if b.pref_speed > 1e-6 && progress < 0.1 * b.pref_speed * dt {
+            } else if d.pref_speed > 1e-6 && progress < 0.1 * d.pref_speed * dt {
                 AgentState::Blocked
             } else {
                 AgentState::Moving
             };
             let y = a.position.y;
             a.hit = Hit {
-                kind: b.hit.kind,
-                id: if b.hit.kind == HitKind::None {
-                    0
-                } else {
-                    b.hit.id
-                },
-                point: Vec3::new(b.hit.point.x, y, b.hit.point.y),
-                normal: Vec3::new(b.hit.normal.x, 0.0, b.hit.normal.y),
+                kind: d.hit.kind,
+                id: hit_id,
+                point: Vec3::new(d.hit.point.x, y, d.hit.point.y),
+                normal: Vec3::new(d.hit.normal.x, 0.0, d.hit.normal.y),
             };
         }
     }

@@ -40,7 +40,7 @@
 use glam::Vec2;
 
 use super::agent::{forward2, right_of, yaw_of, HitKind};
-use super::grid::{AgentGrid, ObstacleGrid};
+use super::grid::{AgentGrid, ObstacleGrid, MAX_QUERY_RUNS};
 use super::obstacle::Shape;
 
 /// Side bias added to an agent hit normal, as a fraction of the normal.
@@ -67,7 +67,8 @@ pub const BRAKE_TIME: f32 = 0.5;
 pub const SETTLE_GAP: f32 = 0.2;
 
 /// Everything the step knows about one agent, stored in cell order. `repr(C)` with what a
-/// neighbour reads first: those fields share the first cache line.
+/// neighbour reads first: those fields share the first cache line. Two cache lines in all (the
+/// steer's outputs that only the write-back needs stay in its [`Decision`]).
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
 pub(crate) struct Body {
@@ -79,8 +80,7 @@ pub(crate) struct Body {
     pub mask: u32,
     /// Final target.
     pub target: Vec2,
-    /// Public id (for hit reports) and storage slot.
-    pub id: u32,
+    /// Storage slot.
     pub slot: u32,
     pub arrived: bool,
     /// It was blocked (made little progress) in the last step.
@@ -97,19 +97,22 @@ pub(crate) struct Body {
     pub steer_to: Vec2,
     pub arrival_radius: f32,
     pub settled_at: f32,
-    /// Outputs of the steer phase.
-    pub pref_dir: Vec2,
-    pub pref_speed: f32,
-    pub hit: HitOut,
-    /// A lower bound on the gap to every other agent before moving (0: unknown).
+    /// Outputs of the steer phase: a lower bound on the gap to every other agent before moving
+    /// (0: unknown), [`Decision::obstacle_gap`], and the index of its decision.
     pub clearance: f32,
+    pub obstacle_gap: f32,
+    pub decision: u32,
+    /// During the projection: an upper bound on its distance from where it steered, less
+    /// rounding (the obstacle gap test's other side).
+    pub moved: f32,
 }
 
-/// The hit a steer decision reports (2D; the simulator adds y).
+/// The hit a steer decision reports (2D; the simulator adds y and turns `index` into an id).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct HitOut {
     pub kind: HitKind,
-    pub id: u32,
+    /// The agent's storage slot or the obstacle's index.
+    pub index: u32,
     pub point: Vec2,
     pub normal: Vec2,
 }
@@ -129,6 +132,19 @@ pub(crate) struct Decision {
     /// agent did not look (arrived). The projection skips its overlap search when no two
     /// agents can have closed that gap in one step.
     pub clearance: f32,
+    /// A lower bound on the distance from the agent's centre before moving to every obstacle
+    /// surface, less a rounding margin (see [`obstacle_margin`]); 0 when the agent did not look
+    /// (arrived or settled). The projection skips the obstacle push-out of an agent that cannot
+    /// have reached one.
+    pub obstacle_gap: f32,
+}
+
+/// The rounding margin the obstacle gap test leaves for a position `p`: a ten-thousandth of
+/// its largest coordinate (f32 arithmetic on such coordinates errs by well under a
+/// millionth), plus 0.1 mm.
+#[inline]
+pub(crate) fn obstacle_margin(p: Vec2) -> f32 {
+    1e-4 * p.abs().max_element() + 1e-4
 }
 
 /// The read-only world of a steer phase.
@@ -138,7 +154,6 @@ pub(crate) struct World<'a> {
     pub pos: &'a [Vec2],
     pub grid: &'a AgentGrid,
     pub shapes: &'a [Option<Shape>],
-    pub obstacle_ids: &'a [u32],
     pub obstacles: &'a ObstacleGrid,
     pub max_radius: f32,
     pub dt: f32,
@@ -273,28 +288,51 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             min_t = t;
             d.hit = HitOut {
                 kind: HitKind::Agent,
-                id: o.id,
+                index: o.slot,
                 point: o.pos + (b.pos - o.pos) * (o.radius / r) + (v_i * t) * (o.radius / r),
                 normal: n,
             };
         }
     };
     // Candidates within reach (tested branch-free on the contiguous positions, so the many
-    // rejections cost no mispredictions) are collected, in query order, then visited.
-    let mut cand = [0u32; CANDIDATES];
-    let mut n_cand = 0usize;
+    // rejections cost no mispredictions) are collected, in query order, up to CANDIDATES at a
+    // time, then visited in that order. One call site, so `visit` inlines.
+    let mut runs = [(0u32, 0u32); MAX_QUERY_RUNS];
+    let mut n_runs = 0;
     w.grid.query_runs(b.pos, look + w.max_radius, |run| {
-        for j in run {
-            if n_cand == CANDIDATES {
-                cand.iter().for_each(|&c| visit(c as usize));
-                n_cand = 0;
-            }
-            let d2 = (w.pos[j] - b.pos).length_squared();
-            cand[n_cand] = j as u32;
-            n_cand += (d2 <= look_max2 && j != k) as usize;
-        }
+        runs[n_runs] = (run.start as u32, run.end as u32);
+        n_runs += 1;
     });
-    cand[..n_cand].iter().for_each(|&c| visit(c as usize));
+    let mut cand = [0u32; CANDIDATES];
+    let mut r = 0;
+    let (mut j, mut e) = (runs[0].0 as usize, runs[0].1 as usize);
+    while r < n_runs {
+        let mut n_cand = 0usize;
+        loop {
+            // At most the room left is scanned, so no write overflows.
+            let end = e.min(j + (CANDIDATES - n_cand));
+            for (i, p) in (j..end).zip(&w.pos[j..end]) {
+                let d2 = (*p - b.pos).length_squared();
+                cand[n_cand] = i as u32;
+                n_cand += (d2 <= look_max2 && i != k) as usize;
+            }
+            j = end;
+            if j < e {
+                if n_cand == CANDIDATES {
+                    break;
+                }
+                continue;
+            }
+            r += 1;
+            if r >= n_runs {
+                break;
+            }
+            (j, e) = (runs[r].0 as usize, runs[r].1 as usize);
+        }
+        for &c in &cand[..n_cand] {
+            visit(c as usize);
+        }
+    }
     // Every agent not visited is beyond look + max_radius, a gap of at least fov_range.
     d.clearance = (nearest2.sqrt() - b.radius - w.max_radius)
         .min(b.fov_range)
@@ -321,6 +359,9 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     } else {
         b.fov_range
     };
+    // Every obstacle not listed lies farther than `look` (the query covers that square).
+    let mut obstacle_gap = look;
+    let mut gap_nan = false;
     w.obstacles.query_near(b.pos, look, |oi| {
         let Some(shape) = &w.shapes[oi] else {
             return;
@@ -328,6 +369,13 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         let bound = shape.bounding_radius();
         let m = b.pos - shape.center;
         let m2 = m.length_squared();
+        // The shape lies inside its bounding circle: its surface is at least |m| − bound away.
+        // Less a ten-thousandth of the magnitudes for rounding; NaN (infinite magnitudes)
+        // counts as touching.
+        let (dm, scale) = (m2.sqrt(), shape.center.abs().max_element());
+        let lower = dm - bound - 1e-4 * (dm + bound + scale);
+        obstacle_gap = obstacle_gap.min(lower);
+        gap_nan |= lower.is_nan();
         let reach = look + bound;
         if m2 > reach * reach {
             return;
@@ -389,7 +437,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             min_t = t;
             d.hit = HitOut {
                 kind: HitKind::Obstacle,
-                id: w.obstacle_ids[oi],
+                index: oi as u32,
                 point: b.pos + g * s - n * b.radius,
                 normal: n,
             };
@@ -407,6 +455,11 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         block = (l / raw.max(1e-6)).clamp(CREEP, 1.0);
         dir = if l > 1e-3 { lat } else { right_of(g) };
     }
+    d.obstacle_gap = if gap_nan {
+        f32::NEG_INFINITY
+    } else {
+        obstacle_gap - obstacle_margin(b.pos)
+    };
     let want = dir.try_normalize().unwrap_or(fwd);
     let delta = wrap_angle(yaw_of(want) - b.yaw);
     let max_turn = b.max_turn_rate * w.dt;
