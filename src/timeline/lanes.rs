@@ -848,7 +848,8 @@ impl ScheduleSet {
     }
 
     /// [`ScheduleSet::run_lanes`] compiled with AVX-512 (F, VL, BW, DQ; not FMA): 8 f64 / 16
-    /// f32 lanes, and table reads by index as gathers.
+    /// f32 lanes, the span search as a lane pass (gathers), table rows read with one load per
+    /// lane and transposed (`transpose`).
     ///
     /// # Safety
     /// The CPU must support AVX2 and AVX-512 F, VL, BW and DQ.

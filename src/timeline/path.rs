@@ -262,12 +262,12 @@ fn spans(table: &ArcLengthTable, refined: &Refined<'_>) -> Vec<Span> {
 /// 16-byte vectors: position and derivative are eight vector operations per query.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Power {
-    pub(super) a: Vec3A,
-    pub(super) b: Vec3A,
-    pub(super) c: Vec3A,
-    pub(super) d: Vec3A,
-    pub(super) c2: Vec3A,
-    pub(super) d3: Vec3A,
+    a: Vec3A,
+    b: Vec3A,
+    c: Vec3A,
+    d: Vec3A,
+    c2: Vec3A,
+    d3: Vec3A,
 }
 
 impl Power {
