@@ -31,6 +31,81 @@ fn cell_of(p: Vec2, inv: f32) -> (i32, i32) {
     (floor_i32(p.x * inv), floor_i32(p.y * inv))
 }
 
+/// `cell_of` of every position, into `out` (resized to match); returns the cells' bounding
+/// box (lo, hi), inclusive (lo > hi: no positions).
+///
+/// On x86-64 two positions at a time in SSE2 lanes: truncate, then subtract 1 where the
+/// truncation lies above the value — exactly `floor_i32`, whose saturating cast the compiler
+/// does not vectorize — except that a lane out of i32 range or NaN (the truncation gives
+/// `i32::MIN`) sends its pair the scalar way. The box of the SSE2 lanes is kept on the scaled
+/// values (`floor_i32` is monotone, so flooring their extremes gives the extreme cells).
+fn cells_of(positions: &[Vec2], inv: f32, out: &mut Vec<[i32; 2]>) -> ([i32; 2], [i32; 2]) {
+    let (mut lo, mut hi) = ([i32::MAX; 2], [i32::MIN; 2]);
+    let mut include = |c: [i32; 2]| {
+        lo = [lo[0].min(c[0]), lo[1].min(c[1])];
+        hi = [hi[0].max(c[0]), hi[1].max(c[1])];
+    };
+    // Every element is overwritten: `resize` only fills what the buffer grows by.
+    out.resize(positions.len(), [0, 0]);
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::*;
+        let mut pairs = positions.chunks_exact(2);
+        let mut outs = out.chunks_exact_mut(2);
+        // Lanes x0 z0 x1 z1 of the smallest and largest scaled values taken the SSE2 way.
+        let (mut least, mut most) = ([f32::INFINITY; 4], [f32::NEG_INFINITY; 4]);
+        // SAFETY: SSE2 is part of the x86_64 baseline; the loads and stores are unaligned, of
+        // four f32 arrays.
+        let (mut vleast, mut vmost) =
+            unsafe { (_mm_loadu_ps(least.as_ptr()), _mm_loadu_ps(most.as_ptr())) };
+        for (p, o) in (&mut pairs).zip(&mut outs) {
+            // SAFETY: SSE2 is part of the x86_64 baseline; `o` is two `[i32; 2]`, 16
+            // contiguous bytes, and the store is unaligned.
+            unsafe {
+                let x = _mm_mul_ps(_mm_set_ps(p[1].y, p[1].x, p[0].y, p[0].x), _mm_set1_ps(inv));
+                let t = _mm_cvttps_epi32(x);
+                // -1 in the lanes whose truncation lies above x (negative non-integers).
+                let up = _mm_castps_si128(_mm_cmpgt_ps(_mm_cvtepi32_ps(t), x));
+                let bad = _mm_cmpeq_epi32(t, _mm_set1_epi32(i32::MIN));
+                if _mm_movemask_ps(_mm_castsi128_ps(bad)) == 0 {
+                    _mm_storeu_si128(o.as_mut_ptr().cast(), _mm_add_epi32(t, up));
+                    vleast = _mm_min_ps(vleast, x);
+                    vmost = _mm_max_ps(vmost, x);
+                    continue;
+                }
+            }
+            o[0] = cell_of(p[0], inv).into();
+            o[1] = cell_of(p[1], inv).into();
+            include(o[0]);
+            include(o[1]);
+        }
+        for (p, o) in pairs.remainder().iter().zip(outs.into_remainder()) {
+            *o = cell_of(*p, inv).into();
+            include(*o);
+        }
+        // SAFETY: as above.
+        unsafe {
+            _mm_storeu_ps(least.as_mut_ptr(), vleast);
+            _mm_storeu_ps(most.as_mut_ptr(), vmost);
+        }
+        // (The SSE2 lanes are finite: while none was taken, least > most.)
+        let (least, most) = (
+            [least[0].min(least[2]), least[1].min(least[3])],
+            [most[0].max(most[2]), most[1].max(most[3])],
+        );
+        if least[0] <= most[0] {
+            include(least.map(floor_i32));
+            include(most.map(floor_i32));
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    for (p, o) in positions.iter().zip(out.iter_mut()) {
+        *o = cell_of(*p, inv).into();
+        include(*o);
+    }
+    (lo, hi)
+}
+
 /// (c − origin) mod n, for any i32 c ≥ origin (n ≥ 1).
 #[inline]
 fn wrap(c: i32, origin: i32, n: u32) -> u32 {
@@ -59,7 +134,7 @@ pub struct AgentGrid {
     /// [`Self::build`]).
     start: Vec<u32>,
     /// The cell of each input item of the last build.
-    cells: Vec<(i32, i32)>,
+    cells: Vec<[i32; 2]>,
     keys: Vec<u32>,
     /// Sorted position k holds input item `order[k]`.
     order: Vec<u32>,
@@ -89,25 +164,19 @@ impl AgentGrid {
         self.cell
     }
 
-    #[inline]
-    fn bucket(&self, cx: i32, cz: i32) -> usize {
-        (wrap(cz, self.lo.1, self.h) * self.w + wrap(cx, self.lo.0, self.w)) as usize
-    }
-
     /// Counting-sorts `positions` into cells of edge `cell`; afterwards [`Self::order`] maps
     /// sorted index → input index. Allocates nothing once `positions.len()` ≤ capacity.
-    pub fn build(&mut self, positions: impl Iterator<Item = Vec2>, cell: f32) {
+    ///
+    /// Each pass is a plain loop over a slice: the cells and their bounding box (`cells_of`,
+    /// two positions at a time), the buckets (branch-free while the box fits the table), the
+    /// counts and the scatter.
+    pub fn build(&mut self, positions: &[Vec2], cell: f32) {
         self.cell = cell;
         self.inv = 1.0 / cell;
-        let (mut lo, mut hi) = ((i32::MAX, i32::MAX), (i32::MIN, i32::MIN));
+        let inv = self.inv;
         // Each position's cell, computed once (the bucket pass below reuses it).
-        self.cells.clear();
-        for p in positions {
-            let (cx, cz) = cell_of(p, self.inv);
-            lo = (lo.0.min(cx), lo.1.min(cz));
-            hi = (hi.0.max(cx), hi.1.max(cz));
-            self.cells.push((cx, cz));
-        }
+        let ([x0, z0], [x1, z1]) = cells_of(positions, inv, &mut self.cells);
+        let (mut lo, mut hi) = ((x0, z0), (x1, z1));
         if hi.0 < lo.0 {
             lo = (0, 0);
             hi = (-1, -1);
@@ -115,27 +184,44 @@ impl AgentGrid {
         self.lo = lo;
         self.hi = hi;
         let span = |a: i32, b: i32| (b as i64 - a as i64 + 1).max(1) as usize;
-        let w = span(lo.0, hi.0).clamp(4, self.size / 4);
-        let h = span(lo.1, hi.1).clamp(4, self.size / w);
+        let (span_x, span_z) = (span(lo.0, hi.0), span(lo.1, hi.1));
+        let w = span_x.clamp(4, self.size / 4);
+        let h = span_z.clamp(4, self.size / w);
         self.w = w as u32;
         self.h = h as u32;
         let buckets = w * h;
+        self.keys.clear();
+        if span_x <= w && span_z <= h {
+            // The box fits the table: no cell wraps round, so the bucket is the plain
+            // row-major offset (what `wrap` gives, without its modulo).
+            let (x0, z0, w) = (lo.0, lo.1, self.w);
+            self.keys.extend(
+                self.cells
+                    .iter()
+                    .map(|&[cx, cz]| cz.wrapping_sub(z0) as u32 * w + cx.wrapping_sub(x0) as u32),
+            );
+        } else {
+            let (lo, w, h) = (self.lo, self.w, self.h);
+            self.keys.extend(
+                self.cells
+                    .iter()
+                    .map(|&[cx, cz]| wrap(cz, lo.1, h) * w + wrap(cx, lo.0, w)),
+            );
+        }
         // Counts go to start[b + 2]; their running sum makes start[b + 1] the first sorted
         // index of bucket b, the scatter's cursor, which it leaves at the first index of
         // bucket b + 1: start[b]..start[b + 1] is then bucket b, with no shift back.
-        self.start[..buckets + 2].iter_mut().for_each(|s| *s = 0);
-        self.keys.clear();
-        for &(cx, cz) in &self.cells {
-            let b = self.bucket(cx, cz);
-            self.keys.push(b as u32);
-            self.start[b + 2] += 1;
+        self.start[..buckets + 2].fill(0);
+        for &b in &self.keys {
+            self.start[b as usize + 2] += 1;
         }
         let mut sum = 0;
         for s in &mut self.start[2..buckets + 2] {
             sum += *s;
             *s = sum;
         }
-        self.order.clear();
+        // Every entry is written below (the scatter is a permutation): `resize` only fills
+        // what the buffer grows by.
         self.order.resize(self.keys.len(), 0);
         // Stable: equal buckets keep input order (determinism).
         for (i, &b) in self.keys.iter().enumerate() {
@@ -435,7 +521,7 @@ mod tests {
             .map(|_| Vec2::new(rnd() * 60.0 - 30.0, rnd() * 60.0 - 30.0))
             .collect();
         let mut g = AgentGrid::with_capacity(500);
-        g.build(pts.iter().copied(), AgentGrid::cell_for(5.0, 0.5));
+        g.build(&pts, AgentGrid::cell_for(5.0, 0.5));
         for (i, p) in pts.iter().enumerate() {
             let mut found = Vec::new();
             g.query(*p, 5.0, |k| found.push(g.order()[k] as usize));
@@ -462,7 +548,7 @@ mod tests {
             .chain((0..20).map(|i| Vec2::new(i as f32 * 0.9, 3.0)))
             .collect();
         let mut g = AgentGrid::with_capacity(pts.len() / 4);
-        g.build(pts.iter().copied(), AgentGrid::cell_for(3.0, 0.5));
+        g.build(&pts, AgentGrid::cell_for(3.0, 0.5));
         for (i, p) in pts.iter().enumerate() {
             let mut found = Vec::new();
             g.query(*p, 3.0, |k| found.push(g.order()[k] as usize));
@@ -474,6 +560,63 @@ mod tests {
                 if p.distance(*q) <= 3.0 {
                     assert!(found.contains(&j), "{i} misses {j}");
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn cells_of_matches_cell_of() {
+        // Integers, fractions either side of zero, the edges of i32, NaN and infinities.
+        let vals = [
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            -1.5,
+            2.999,
+            1e-30,
+            -1e-30,
+            1e9,
+            -1e9,
+            3e9,
+            -3e9,
+            2_147_483_520.0,
+            -2_147_483_648.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        let pts: Vec<Vec2> = vals
+            .iter()
+            .flat_map(|&x| vals.iter().map(move |&z| Vec2::new(x, z)))
+            .collect();
+        let mut out = Vec::new();
+        for inv in [1.0, 0.37, 4.0] {
+            // An odd count (the last point takes the remainder path), then an even one.
+            for n in [pts.len(), pts.len() - 1] {
+                let (lo, hi) = cells_of(&pts[..n], inv, &mut out);
+                assert_eq!(out.len(), n);
+                let (mut lo2, mut hi2) = ([i32::MAX; 2], [i32::MIN; 2]);
+                for (p, c) in pts.iter().zip(&out) {
+                    let (x, z) = cell_of(*p, inv);
+                    assert_eq!(*c, [x, z], "{p} × {inv}");
+                    lo2 = [lo2[0].min(x), lo2[1].min(z)];
+                    hi2 = [hi2[0].max(x), hi2[1].max(z)];
+                }
+                assert_eq!((lo, hi), (lo2, hi2));
+                // Finite values only: the box then comes from the SSE2 lanes.
+                let finite: Vec<Vec2> = pts[..n]
+                    .iter()
+                    .copied()
+                    .filter(|p| p.abs().max_element() < 1e9)
+                    .collect();
+                let (lo, hi) = cells_of(&finite, inv, &mut out);
+                let cells: Vec<(i32, i32)> = finite.iter().map(|p| cell_of(*p, inv)).collect();
+                let min_x = cells.iter().map(|c| c.0).min().unwrap();
+                let max_z = cells.iter().map(|c| c.1).max().unwrap();
+                assert_eq!((lo[0], hi[1]), (min_x, max_z));
             }
         }
     }

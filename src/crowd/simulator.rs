@@ -41,6 +41,15 @@ const MIN_AGENTS_PER_THREAD: usize = 256;
 /// the thread-differential fuzz target exercises the multi-threaded step with small inputs.
 #[cfg(fuzzing)]
 const MIN_AGENTS_PER_THREAD: usize = 2;
+/// Fewest agents per thread worth a thread of their own in the lighter phases (building the
+/// bodies, the first projection pass, the final positions, the write-back: ~100-200
+/// instructions per agent against the steer's ~2 000). Measured on 2 shared cores: spawning
+/// for them cost more than it saved at 10 000 agents and paid off at 100 000.
+#[cfg(not(fuzzing))]
+const MIN_LIGHT_PER_THREAD: usize = 16_384;
+/// (See `MIN_AGENTS_PER_THREAD` under `cfg(fuzzing)`.)
+#[cfg(fuzzing)]
+const MIN_LIGHT_PER_THREAD: usize = 2;
 
 /// An agent's id: stable while it lives, invalid once removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -120,6 +129,35 @@ impl<T> Slots<T> {
     }
 }
 
+/// One live agent as the step gathers it in slot order (routes are planned in slot order:
+/// the planner's caches make the order matter): what its `Body` needs besides the agent, so
+/// that the body is built once, straight into steer order, instead of being built in slot
+/// order and copied (128 bytes) into cell order.
+#[derive(Clone, Copy, Debug)]
+struct Gathered {
+    steer_to: Vec2,
+    slot: u32,
+    cos_half_fov: f32,
+    final_leg: bool,
+}
+
+/// Where a body ends the step, in projection order.
+#[derive(Clone, Copy, Debug, Default)]
+struct Final {
+    /// Final position (the guard may put it back to `old`); until `finish`, where the fine
+    /// grid binned the body.
+    pos: Vec2,
+    /// Position before the step.
+    old: Vec2,
+    /// How far `pos` or `old` lies from where the fine grid binned the body (NaN when a
+    /// position is not finite; the guard's fold skips it).
+    slack: f32,
+    /// The guard checks it: the projection moved it or found it touching.
+    check: bool,
+    /// The guard put it back (its velocity becomes zero).
+    reverted: bool,
+}
+
 /// A crowd of agents among static obstacles.
 #[derive(Clone, Debug)]
 pub struct Crowd {
@@ -131,22 +169,29 @@ pub struct Crowd {
     obstacle_ids: Vec<u32>,
     obstacle_grid: ObstacleGrid,
     grid: AgentGrid,
-    bodies: Vec<Body>,
+    /// Per live agent in slot order: what the step gathers before the grid exists.
+    gathered: Vec<Gathered>,
+    /// Their positions (the look-ahead grid's input).
+    gathered_pos: Vec<Vec2>,
+    /// Per storage slot: the index of its body in projection order (`u32::MAX`: no body).
+    rank: Vec<u32>,
+    /// The bodies in steer order (cells of the look-ahead grid), as they were before moving.
     sorted: Vec<Body>,
-    /// Positions of the bodies in cell order (the neighbour loops' hot data, SoA).
-    pos: Vec<Vec2>,
+    /// Per body in steer order: its position after moving (the fine grid's input).
+    stepped: Vec<Vec2>,
     decisions: Vec<Decision>,
-    corrections: Vec<(Vec2, bool)>,
+    /// The bodies in projection order (cells of the fine grid), moved.
+    bodies: Vec<Body>,
+    /// Positions of the bodies in the current order (the neighbour loops' hot data, SoA).
+    pos: Vec<Vec2>,
+    /// Per body in projection order: the first pass's correction, whether it touched another
+    /// body, whether its position is clear of every obstacle (its last `push_out` found
+    /// nothing to push out of), and how far it may have moved from where it steered.
     overlaps: Vec<(Vec2, bool, bool, f32)>,
-    /// Per body in projection order: its position is clear of every obstacle (its last
-    /// `push_out` found nothing to push out of).
-    clear: Vec<bool>,
     active: Vec<u32>,
     in_active: Vec<bool>,
-    /// Per body in projection order: its position before the step, and whether the guard
-    /// put it back there.
-    old: Vec<Vec2>,
-    reverted: Vec<bool>,
+    /// Per body in projection order: where it ends the step (see [`Final`]).
+    finals: Vec<Final>,
     /// The guard's agents to check next and one agent's offending neighbours.
     next: Vec<u32>,
     found: Vec<u32>,
@@ -198,34 +243,77 @@ fn check_body(speed: f32, radius: f32) -> Result<(), CrowdError> {
     check(speed >= 0.0 && radius > 0.0)
 }
 
-/// Runs `f(k)` for every k into `out[k]`, on up to `threads` scoped threads (same bits for any
-/// thread count: each output depends only on k and the read-only world).
-fn par_fill<T: Send, F: Fn(usize) -> T + Sync>(threads: usize, out: &mut [T], f: F) {
-    let threads = threads.min(out.len() / MIN_AGENTS_PER_THREAD).max(1);
-    if threads == 1 {
-        for (k, o) in out.iter_mut().enumerate() {
-            *o = f(k);
+/// Runs `f(k, &mut a[k], &mut b[k])` for every k (`a` and `b` have equal lengths), on up to
+/// `threads` scoped threads of at least `per_thread` items each (same bits for any thread
+/// count: each call may read only the read-only world besides its own two elements).
+///
+/// `f` is called from one place, the per-chunk loop `run`, so it is inlined there (called
+/// from the serial path and from each thread, it was not: a call per item).
+fn par_update2<A: Send, B: Send, F: Fn(usize, &mut A, &mut B) + Sync>(
+    (threads, per_thread): (usize, usize),
+    a: &mut [A],
+    b: &mut [B],
+    f: F,
+) {
+    debug_assert_eq!(a.len(), b.len());
+    let run = |start: usize, xs: &mut [A], ys: &mut [B]| {
+        for (i, (x, y)) in xs.iter_mut().zip(ys).enumerate() {
+            f(start + i, x, y);
         }
+    };
+    let threads = threads.min(a.len() / per_thread).max(1);
+    if threads == 1 {
+        run(0, a, b);
+        return;
+    }
+    let chunk = a.len().div_ceil(threads);
+    std::thread::scope(|s| {
+        let run = &run;
+        let mut parts = a.chunks_mut(chunk).zip(b.chunks_mut(chunk)).enumerate();
+        let first = parts.next();
+        for (c, (xs, ys)) in parts {
+            s.spawn(move || run(c * chunk, xs, ys));
+        }
+        if let Some((_, (xs, ys))) = first {
+            run(0, xs, ys);
+        }
+    });
+}
+
+/// [`par_update2`] over one slice: `f(k, &mut out[k])` for every k.
+fn par_update<T: Send, F: Fn(usize, &mut T) + Sync>(
+    (threads, per_thread): (usize, usize),
+    out: &mut [T],
+    f: F,
+) {
+    let run = |start: usize, part: &mut [T]| {
+        for (i, o) in part.iter_mut().enumerate() {
+            f(start + i, o);
+        }
+    };
+    let threads = threads.min(out.len() / per_thread).max(1);
+    if threads == 1 {
+        run(0, out);
         return;
     }
     let chunk = out.len().div_ceil(threads);
     std::thread::scope(|s| {
-        let f = &f;
+        let run = &run;
         let mut parts = out.chunks_mut(chunk).enumerate();
         let first = parts.next();
         for (c, part) in parts {
-            s.spawn(move || {
-                for (i, o) in part.iter_mut().enumerate() {
-                    *o = f(c * chunk + i);
-                }
-            });
+            s.spawn(move || run(c * chunk, part));
         }
         if let Some((_, part)) = first {
-            for (i, o) in part.iter_mut().enumerate() {
-                *o = f(i);
-            }
+            run(0, part);
         }
     });
+}
+
+/// Runs `f(k)` for every k into `out[k]` ([`par_update`]; same bits for any thread count:
+/// each output depends only on k and the read-only world).
+fn par_fill<T: Send, F: Fn(usize) -> T + Sync>(threads: (usize, usize), out: &mut [T], f: F) {
+    par_update(threads, out, |k, o| *o = f(k));
 }
 
 impl Crowd {
@@ -244,17 +332,18 @@ impl Crowd {
             obstacle_ids: Vec::new(),
             obstacle_grid: ObstacleGrid::default(),
             grid: AgentGrid::with_capacity(capacity),
-            bodies: Vec::with_capacity(capacity),
+            gathered: Vec::with_capacity(capacity),
+            gathered_pos: Vec::with_capacity(capacity),
+            rank: Vec::with_capacity(capacity),
             sorted: Vec::with_capacity(capacity),
-            pos: Vec::with_capacity(capacity),
+            stepped: Vec::with_capacity(capacity),
             decisions: Vec::with_capacity(capacity),
-            corrections: Vec::with_capacity(capacity),
+            bodies: Vec::with_capacity(capacity),
+            pos: Vec::with_capacity(capacity),
             overlaps: Vec::with_capacity(capacity),
-            clear: Vec::with_capacity(capacity),
             active: Vec::with_capacity(capacity),
             in_active: Vec::with_capacity(capacity),
-            old: Vec::with_capacity(capacity),
-            reverted: Vec::with_capacity(capacity),
+            finals: Vec::with_capacity(capacity),
             next: Vec::with_capacity(2 * capacity),
             found: Vec::with_capacity(64),
             planner: Planner::default(),
@@ -575,9 +664,31 @@ impl Crowd {
         }
     }
 
+    /// One sub-step: gather, steer, project, guard, write back. The phases stay separate
+    /// functions (`inline(never)`: each runs once per sub-step) so that profiles attribute
+    /// their costs.
+    #[inline(never)]
     fn sub_step(&mut self, dt: f32, threads: usize) {
+        let Some((max_radius, max_look)) = self.gather() else {
+            return;
+        };
+        let fastest = self.steer_all(dt, threads, max_radius, max_look);
+        self.project(dt, threads, max_radius, fastest);
+        self.finish(threads, max_radius);
+        self.write_back(dt, threads);
+    }
+
+    /// Gathers the live agents in slot order (routes, positions) and resets the ranks;
+    /// returns the largest radius and look-ahead, or `None` when no agent is live.
+    #[inline(never)]
+    fn gather(&mut self) -> Option<(f32, f32)> {
         self.planner.begin_step();
-        self.bodies.clear();
+        // Gather, in slot order: routes, positions, the largest radius and look-ahead.
+        self.gathered.clear();
+        self.gathered_pos.clear();
+        // Every slot's rank is reset; live ones get theirs once the projection order is known.
+        self.rank.clear();
+        self.rank.resize(self.agents.items.len(), u32::MAX);
         let mut max_radius = 0.0f32;
         let mut max_look = 0.0f32;
         // cos of the last half field of view seen (agents mostly share one): same bits as
@@ -596,48 +707,68 @@ impl Crowd {
             if a.fov_half_angle.to_bits() != fov_cos.0.to_bits() {
                 fov_cos = (a.fov_half_angle, super::angle::sin_cos(a.fov_half_angle).1);
             }
-            self.bodies.push(Body {
-                pos: Vec2::new(a.position.x, a.position.z),
-                vel: a.velocity,
-                radius: a.radius,
-                speed: a.speed,
-                yaw: a.yaw,
-                max_turn_rate: a.max_turn_rate,
-                fov_range: a.fov_range,
-                cos_half_fov: fov_cos.1,
-                repel_force: a.repel_force,
+            self.gathered_pos
+                .push(Vec2::new(a.position.x, a.position.z));
+            self.gathered.push(Gathered {
                 steer_to,
-                target: Vec2::new(a.target.x, a.target.z),
-                final_leg,
-                arrival_radius: a.arrival_radius,
-                priority: a.priority,
-                layer: a.layer,
-                mask: a.mask,
-                arrived: a.state == AgentState::Arrived,
-                blocked: a.state == AgentState::Blocked,
-                settled_at: a.settled_at,
                 slot: slot as u32,
-                ..Body::default()
+                cos_half_fov: fov_cos.1,
+                final_leg,
             });
         }
-        if self.bodies.is_empty() {
-            return;
-        }
+        (!self.gathered.is_empty()).then_some((max_radius, max_look))
+    }
 
+    /// Steers every body (built straight into the look-ahead grid's cell order); returns the
+    /// fastest speed.
+    #[inline(never)]
+    fn steer_all(&mut self, dt: f32, threads: usize, max_radius: f32, max_look: f32) -> f32 {
+        let n = self.gathered.len();
+        let light = (threads, MIN_LIGHT_PER_THREAD);
         // Obstacle halo lists covering every look-ahead (listed again only when it grows).
         self.obstacle_grid.ensure_halo(max_look);
 
-        // Steer: grid over the look-ahead, agents in cell order.
+        // Steer: grid over the look-ahead, each body built once, straight into cell order.
+        // (`resize` only fills what the buffers grow by; every element is overwritten.)
         let cell = AgentGrid::cell_for(max_look + max_radius, 2.0 * max_radius);
-        self.grid.build(self.bodies.iter().map(|b| b.pos), cell);
-        self.sorted.clear();
-        self.sorted
-            .extend(self.grid.order().iter().map(|&i| self.bodies[i as usize]));
-        self.pos.clear();
-        self.pos.extend(self.sorted.iter().map(|b| b.pos));
-        self.decisions.clear();
-        self.decisions
-            .resize(self.sorted.len(), Decision::default());
+        self.grid.build(&self.gathered_pos, cell);
+        self.sorted.resize(n, Body::default());
+        self.pos.resize(n, Vec2::ZERO);
+        {
+            let (agents, gathered) = (&self.agents.items, &self.gathered);
+            let (gathered_pos, order) = (&self.gathered_pos, self.grid.order());
+            par_update2(light, &mut self.sorted, &mut self.pos, |s, b, p| {
+                let i = order[s] as usize;
+                let (g, pos) = (&gathered[i], gathered_pos[i]);
+                let a = agents[g.slot as usize].as_ref().expect("live slot");
+                *b = Body {
+                    pos,
+                    vel: a.velocity,
+                    radius: a.radius,
+                    speed: a.speed,
+                    yaw: a.yaw,
+                    max_turn_rate: a.max_turn_rate,
+                    fov_range: a.fov_range,
+                    cos_half_fov: g.cos_half_fov,
+                    repel_force: a.repel_force,
+                    steer_to: g.steer_to,
+                    target: Vec2::new(a.target.x, a.target.z),
+                    final_leg: g.final_leg,
+                    arrival_radius: a.arrival_radius,
+                    priority: a.priority,
+                    layer: a.layer,
+                    mask: a.mask,
+                    arrived: a.state == AgentState::Arrived,
+                    blocked: a.state == AgentState::Blocked,
+                    settled_at: a.settled_at,
+                    slot: g.slot,
+                    ..Body::default()
+                };
+                *p = pos;
+            });
+        }
+        self.decisions.resize(n, Decision::default());
+        self.stepped.resize(n, Vec2::ZERO);
         {
             let world = World {
                 bodies: &self.sorted,
@@ -648,41 +779,71 @@ impl Crowd {
                 max_radius,
                 dt,
             };
-            par_fill(threads, &mut self.decisions, |k| steer(&world, k));
+            par_update2(
+                (threads, MIN_AGENTS_PER_THREAD),
+                &mut self.decisions,
+                &mut self.stepped,
+                |k, d, s| {
+                    *d = steer(&world, k);
+                    *s = world.bodies[k].pos + d.vel * dt;
+                },
+            );
         }
-        let mut fastest = 0.0f32;
-        for (i, (b, d)) in self.sorted.iter_mut().zip(&self.decisions).enumerate() {
-            fastest = fastest.max(d.vel.length());
-            b.clearance = d.clearance;
-            b.obstacle_gap = d.obstacle_gap;
-            b.decision = i as u32;
-            b.yaw = d.yaw;
-            b.vel = d.vel;
-            b.pos += d.vel * dt;
-            b.arrived = d.arrived;
-            b.settled_at = d.settled_at;
-        }
+        // (The largest of the speeds in any order: `f32::max` skips NaN.)
+        self.decisions
+            .iter()
+            .fold(0.0f32, |m, d| m.max(d.vel.length()))
+    }
 
-        // Project: a fine grid over the bodies, Jacobi iterations, then obstacles.
+    /// Moves the bodies and projects them out of each other and out of obstacles.
+    #[inline(never)]
+    fn project(&mut self, dt: f32, threads: usize, max_radius: f32, fastest: f32) {
+        let n = self.gathered.len();
+        let light = (threads, MIN_LIGHT_PER_THREAD);
+
+        // Project: a fine grid over the moved bodies, which are built straight into its cell
+        // order from the steer-order bodies and their decisions (`sorted` keeps the positions
+        // before the step). Then Jacobi iterations, then obstacles.
         let cell = AgentGrid::cell_for(2.5 * max_radius, 5.0 * max_radius);
-        self.grid.build(self.sorted.iter().map(|b| b.pos), cell);
-        self.bodies.clear();
-        self.bodies
-            .extend(self.grid.order().iter().map(|&i| self.sorted[i as usize]));
+        self.grid.build(&self.stepped, cell);
+        self.bodies.resize(n, Body::default());
+        self.finals.resize(n, Final::default());
+        {
+            let (sorted, decisions) = (&self.sorted, &self.decisions);
+            let (stepped, order) = (&self.stepped, self.grid.order());
+            par_update2(light, &mut self.bodies, &mut self.finals, |k, b, f| {
+                let s = order[k] as usize;
+                let d = &decisions[s];
+                *b = Body {
+                    pos: stepped[s],
+                    vel: d.vel,
+                    yaw: d.yaw,
+                    arrived: d.arrived,
+                    settled_at: d.settled_at,
+                    clearance: d.clearance,
+                    obstacle_gap: d.obstacle_gap,
+                    decision: s as u32,
+                    ..sorted[s]
+                };
+                // Until `finish`, `pos` is where the grid binned the body.
+                *f = Final {
+                    pos: b.pos,
+                    old: sorted[s].pos,
+                    ..Final::default()
+                };
+            });
+        }
         self.pos.clear();
-        self.pos.extend(self.bodies.iter().map(|b| b.pos));
-        self.corrections.clear();
-        self.corrections
-            .resize(self.bodies.len(), (Vec2::ZERO, true));
-        self.overlaps.clear();
-        self.overlaps
-            .resize(self.bodies.len(), (Vec2::ZERO, false, true, 0.0));
-        self.clear.clear();
-        self.clear.resize(self.bodies.len(), true);
-        // One parallel Jacobi pass over every agent finds and halves the overlaps; then
-        // serial Gauss-Seidel sweeps in a fixed order over the agents still touching (the
-        // list grows with every agent found overlapping one of them) until nothing moves
-        // more than CONVERGED × the largest radius. Same bits for any thread count.
+        self.pos.extend(self.finals.iter().map(|f| f.pos));
+        for (k, b) in self.bodies.iter().enumerate() {
+            self.rank[b.slot as usize] = k as u32;
+        }
+        self.overlaps.resize(n, (Vec2::ZERO, false, true, 0.0));
+        // One Jacobi pass over every agent (parallel in large crowds) finds and halves the
+        // overlaps; then serial Gauss-Seidel sweeps in a fixed order over the agents still
+        // touching (the list grows with every agent found overlapping one of them) until
+        // nothing moves more than CONVERGED × the largest radius. Same bits for any thread
+        // count.
         let still = (CONVERGED * max_radius) * (CONVERGED * max_radius);
         // Two agents at least this far apart before moving cannot overlap after it: their
         // overlap search finds nothing and is skipped (same bits).
@@ -690,7 +851,7 @@ impl Crowd {
         {
             let (bodies, pos, grid) = (&self.bodies, &self.pos, &self.grid);
             let (shapes, og) = (&self.shapes, &self.obstacle_grid);
-            par_fill(threads, &mut self.overlaps, |k| {
+            par_fill(light, &mut self.overlaps, |k| {
                 let b = &bodies[k];
                 let (c, touching) = if b.clearance > apart {
                     (Vec2::ZERO, false)
@@ -714,17 +875,16 @@ impl Crowd {
         }
         self.active.clear();
         self.in_active.clear();
-        self.in_active.resize(self.bodies.len(), false);
-        for (k, (b, &(c, touching, clear, moved))) in
+        for (k, (b, &(c, touching, _, moved))) in
             self.bodies.iter_mut().zip(&self.overlaps).enumerate()
         {
             b.pos += c;
             b.moved = moved;
             self.pos[k] = b.pos;
-            self.clear[k] = clear;
-            if touching || c != Vec2::ZERO {
+            let active = touching || c != Vec2::ZERO;
+            self.in_active.push(active);
+            if active {
                 self.active.push(k as u32);
-                self.in_active[k] = true;
             }
         }
         for _ in 0..GAUSS_SEIDEL_SWEEPS {
@@ -733,7 +893,8 @@ impl Crowd {
             while i < self.active.len() {
                 let k = self.active[i] as usize;
                 i += 1;
-                let b = self.bodies[k];
+                let b = &self.bodies[k];
+                let (pos, moved, gap, radius) = (b.pos, b.moved, b.obstacle_gap, b.radius);
                 let (active, in_active) = (&mut self.active, &mut self.in_active);
                 let (c, _) = separation(
                     &self.bodies,
@@ -750,16 +911,16 @@ impl Crowd {
                 );
                 // As in the first pass: push_out is skipped (same bits) while the body cannot
                 // have reached an obstacle since its steer measured the gap.
-                let p = b.pos + c;
-                let moved = b.moved + c.length() * (1.0 + 1e-4);
-                let (p, clear) = if b.obstacle_gap > b.radius + moved + obstacle_margin(p) {
+                let p = pos + c;
+                let m = moved + c.length() * (1.0 + 1e-4);
+                let (p, clear) = if gap > radius + m + obstacle_margin(p) {
                     (p, true)
                 } else {
-                    push_out(p, b.radius, &self.shapes, &self.obstacle_grid)
+                    push_out(p, radius, &self.shapes, &self.obstacle_grid)
                 };
-                self.bodies[k].moved = b.moved + (p - b.pos).length() * (1.0 + 1e-4);
-                self.clear[k] = clear;
-                largest = largest.max(p.distance_squared(b.pos));
+                self.bodies[k].moved = moved + (p - pos).length() * (1.0 + 1e-4);
+                self.overlaps[k].2 = clear;
+                largest = largest.max(p.distance_squared(pos));
                 self.bodies[k].pos = p;
                 self.pos[k] = p;
             }
@@ -767,77 +928,91 @@ impl Crowd {
                 break;
             }
         }
+    }
+
+    /// Final positions, then the overlap guard.
+    #[inline(never)]
+    fn finish(&mut self, threads: usize, max_radius: f32) {
+        // Final positions: a body squeezed between obstacles closer than its diameter (three
+        // rounds of push-out did not free it) stays where it was, if that was clear, rather
+        // than end the step inside an obstacle. A body whose last push-out found nothing is
+        // already clear: push_out would return its position unchanged, so it is skipped
+        // (same bits).
         {
-            // A body whose last push-out found nothing is already clear: push_out would
-            // return its position unchanged, so it is skipped (same bits).
-            let (bodies, clear) = (&self.bodies, &self.clear);
+            let (bodies, overlaps, in_active) = (&self.bodies, &self.overlaps, &self.in_active);
             let (shapes, og) = (&self.shapes, &self.obstacle_grid);
-            par_fill(threads, &mut self.corrections, |k| {
-                if clear[k] {
-                    (bodies[k].pos, true)
+            par_update((threads, MIN_LIGHT_PER_THREAD), &mut self.finals, |k, f| {
+                let b = &bodies[k];
+                let (p, clear) = if overlaps[k].2 {
+                    (b.pos, true)
                 } else {
-                    push_out(bodies[k].pos, bodies[k].radius, shapes, og)
-                }
+                    push_out(b.pos, b.radius, shapes, og)
+                };
+                let (old, binned) = (f.old, f.pos);
+                let p = if !p.is_finite()
+                    || clear
+                    || clear_of_obstacles(p, b.radius, shapes, og)
+                    || !clear_of_obstacles(old, b.radius, shapes, og)
+                {
+                    p
+                } else {
+                    old
+                };
+                f.pos = p;
+                f.slack = p.distance(binned).max(old.distance(binned));
+                // The guard checks every body that the projection moved or found touching:
+                // two bodies that are neither did not overlap after steering and did not
+                // move since.
+                f.check = in_active[k] || p != b.pos;
             });
         }
-
-        // Final positions in body order: a body squeezed between obstacles closer than its
-        // diameter (three rounds of push-out did not free it) stays where it was, if that was
-        // clear, rather than end the step inside an obstacle.
-        self.old.clear();
         self.next.clear();
-        // How far any final or old position lies from where the grid binned its body.
+        // How far any final or old position lies from where the grid binned its body (the
+        // largest in any order: `f32::max` skips NaN).
         let mut slack = 0.0f32;
-        for (k, (b, &(p, clear))) in self.bodies.iter().zip(&self.corrections).enumerate() {
-            let a = self.agents.items[b.slot as usize]
-                .as_ref()
-                .expect("live slot");
-            let old = Vec2::new(a.position.x, a.position.z);
-            self.old.push(old);
-            let p = if !p.is_finite()
-                || clear
-                || clear_of_obstacles(p, b.radius, &self.shapes, &self.obstacle_grid)
-                || !clear_of_obstacles(old, b.radius, &self.shapes, &self.obstacle_grid)
-            {
-                p
-            } else {
-                old
-            };
-            // The guard checks every body that the projection moved or found touching:
-            // two bodies that are neither did not overlap after steering and did not move
-            // since.
-            if self.in_active[k] || p != b.pos {
+        for (k, f) in self.finals.iter().enumerate() {
+            if f.check {
                 self.next.push(k as u32);
             }
-            self.pos[k] = p;
-            let binned = self.sorted[self.grid.order()[k] as usize].pos;
-            slack = slack.max(p.distance(binned)).max(old.distance(binned));
+            slack = slack.max(f.slack);
         }
         self.guard(max_radius, slack);
+    }
 
-        // Write back by slot.
-        for (k, b) in self.bodies.iter().enumerate() {
-            let hit = &self.decisions[b.decision as usize].hit;
-            let hit_id = match hit.kind {
+    /// Writes the bodies back to their agents, in slot order (each slot finds its body by
+    /// rank).
+    #[inline(never)]
+    fn write_back(&mut self, dt: f32, threads: usize) {
+        let Slots {
+            items, generations, ..
+        } = &mut self.agents;
+        let (bodies, decisions, finals) = (&self.bodies, &self.decisions, &self.finals);
+        let (rank, obstacle_ids) = (&self.rank, &self.obstacle_ids);
+        par_update((threads, MIN_LIGHT_PER_THREAD), items, |slot, item| {
+            let k = rank[slot] as usize;
+            let (Some(a), Some(b)) = (item.as_mut(), bodies.get(k)) else {
+                return;
+            };
+            let d = &decisions[b.decision as usize];
+            let hit_id = match d.hit.kind {
                 HitKind::None => 0,
-                HitKind::Agent => self.agents.id_of(hit.index as usize),
-                HitKind::Obstacle => self.obstacle_ids[hit.index as usize],
+                HitKind::Agent => generations[d.hit.index as usize] << SLOT_BITS | d.hit.index,
+                HitKind::Obstacle => obstacle_ids[d.hit.index as usize],
             };
-            let Some(a) = self.agents.items[b.slot as usize].as_mut() else {
-                continue;
-            };
-            let old = self.old[k];
-            let p = self.pos[k];
+            let Final { pos: p, old, .. } = finals[k];
             if !p.is_finite() {
                 a.state = AgentState::Invalid;
-                continue;
+                return;
             }
             a.position.x = p.x;
             a.position.z = p.y;
             a.yaw = b.yaw;
-            a.velocity = if self.reverted[k] { Vec2::ZERO } else { b.vel };
+            a.velocity = if finals[k].reverted {
+                Vec2::ZERO
+            } else {
+                b.vel
+            };
             a.settled_at = b.settled_at;
-            let d = &self.decisions[b.decision as usize];
             let progress = (p - old).dot(d.pref_dir);
             a.state = if b.arrived {
                 AgentState::Arrived
@@ -853,7 +1028,7 @@ impl Crowd {
                 point: Vec3::new(d.hit.point.x, y, d.hit.point.y),
                 normal: Vec3::new(d.hit.normal.x, 0.0, d.hit.normal.y),
             };
-        }
+        });
     }
 
     /// The overlap guard, after the projection (which a dense crush can leave unconverged):
@@ -865,15 +1040,13 @@ impl Crowd {
     /// start apart never overlap by more than `g`. Pairs placed deeper (spawned or moved
     /// into each other) are left to the projection, which separates them over a few steps;
     /// freezing them would freeze a crowd spawned packed. Serial, in body order: same bits
-    /// for any thread count. `self.next` holds the agents to check first, `self.pos` the
-    /// final positions.
+    /// for any thread count. `self.next` holds the agents to check first, `self.finals` the
+    /// final and old positions.
     ///
     /// `slack` bounds the distance of every final and old position from where the grid
     /// binned its body; past what the grid's cells cover, the grid is rebuilt over the final
     /// positions.
     fn guard(&mut self, max_radius: f32, slack: f32) {
-        self.reverted.clear();
-        self.reverted.resize(self.bodies.len(), false);
         if self.next.is_empty() {
             return;
         }
@@ -883,14 +1056,15 @@ impl Crowd {
         let mut reach = max_radius + slack;
         if remap {
             let far = self
-                .pos
+                .finals
                 .iter()
-                .zip(&self.old)
-                .map(|(p, o)| p.distance(*o))
+                .map(|f| f.pos.distance(f.old))
                 .filter(|d| d.is_finite())
                 .fold(0.0f32, f32::max);
             let cell = AgentGrid::cell_for(2.0 * max_radius + far, 5.0 * max_radius);
-            self.grid.build(self.pos.iter().copied(), cell);
+            self.pos.clear();
+            self.pos.extend(self.finals.iter().map(|f| f.pos));
+            self.grid.build(&self.pos, cell);
             reach = max_radius + far;
         }
         let mut i = 0;
@@ -898,10 +1072,10 @@ impl Crowd {
             let k = self.next[i] as usize;
             i += 1;
             let b = &self.bodies[k];
-            let (pk, ok) = (self.pos[k], self.old[k]);
+            let (pk, ok) = (self.finals[k].pos, self.finals[k].old);
             let found = &mut self.found;
             found.clear();
-            let (bodies, pos, old) = (&self.bodies, &self.pos, &self.old);
+            let (bodies, finals) = (&self.bodies, &self.finals);
             let order = self.grid.order();
             self.grid.query(pk, b.radius + reach, |j| {
                 let j = if remap { order[j] as usize } else { j };
@@ -913,13 +1087,13 @@ impl Crowd {
                     return;
                 }
                 let r = b.radius + o.radius;
-                let d2 = pk.distance_squared(pos[j]);
+                let d2 = pk.distance_squared(finals[j].pos);
                 // (NaN positions are left alone.)
                 if d2.is_nan() || d2 >= r * r {
                     return;
                 }
                 let now = r - d2.sqrt();
-                let before = r - ok.distance(old[j]);
+                let before = r - ok.distance(finals[j].old);
                 let guard = OVERLAP_GUARD * b.radius.min(o.radius);
                 if now > guard && before <= guard {
                     found.push(j as u32);
@@ -931,9 +1105,10 @@ impl Crowd {
             self.found.push(k as u32);
             for f in 0..self.found.len() {
                 let m = self.found[f] as usize;
-                if self.reverted[m]
+                let fm = &mut self.finals[m];
+                if fm.reverted
                     || !clear_of_obstacles(
-                        self.old[m],
+                        fm.old,
                         self.bodies[m].radius,
                         &self.shapes,
                         &self.obstacle_grid,
@@ -941,8 +1116,8 @@ impl Crowd {
                 {
                     continue;
                 }
-                self.reverted[m] = true;
-                self.pos[m] = self.old[m];
+                fm.reverted = true;
+                fm.pos = fm.old;
                 self.next.push(m as u32);
             }
         }
