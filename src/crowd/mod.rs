@@ -15,9 +15,11 @@ mod angle;
 pub mod grid;
 pub mod obstacle;
 pub mod planner;
+mod scan;
 pub mod scenario;
 pub mod simulator;
 pub mod steering;
+mod turn;
 
 pub use agent::{Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 pub use obstacle::Obstacle;

@@ -9,9 +9,10 @@ use super::agent::{Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::obstacle::{Obstacle, Shape};
 use super::planner::{Planner, REPLAN_STEPS};
+use super::scan::Scan;
 use super::steering::{
-    clear_of_obstacles, obstacle_distance, obstacle_margin, push_out, separation, steer, Body,
-    Decision, World,
+    clear_of_obstacles, finish_turns, obstacle_distance, obstacle_margin, push_out, separation,
+    steer, Body, Decision, World,
 };
 use super::CrowdError;
 
@@ -647,9 +648,11 @@ impl Crowd {
                 obstacles: &self.obstacle_grid,
                 max_radius,
                 dt,
+                scan: Scan::detect(),
             };
             par_fill(threads, &mut self.decisions, |k| steer(&world, k));
         }
+        finish_turns(&self.sorted, &mut self.decisions, dt, Scan::detect());
         let mut fastest = 0.0f32;
         for (i, (b, d)) in self.sorted.iter_mut().zip(&self.decisions).enumerate() {
             fastest = fastest.max(d.vel.length());
