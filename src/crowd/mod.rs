@@ -12,6 +12,7 @@
 
 pub mod agent;
 mod angle;
+mod cull;
 pub mod grid;
 pub mod obstacle;
 pub mod planner;

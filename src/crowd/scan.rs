@@ -45,7 +45,6 @@ impl Scan {
     }
 
     /// The portable build only.
-    #[cfg(test)]
     pub(crate) fn portable() -> Self {
         Scan { avx512: false }
     }

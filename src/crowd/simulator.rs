@@ -152,6 +152,8 @@ pub struct Crowd {
     next: Vec<u32>,
     found: Vec<u32>,
     planner: Planner,
+    /// The lane builds the step may use (AVX-512 where the CPU has it, unless turned off).
+    scan: Scan,
 }
 
 fn check_finite(xs: &[f32]) -> Result<(), CrowdError> {
@@ -259,7 +261,24 @@ impl Crowd {
             next: Vec::with_capacity(2 * capacity),
             found: Vec::with_capacity(64),
             planner: Planner::default(),
+            scan: Scan::detect(),
         })
+    }
+
+    /// Whether the step uses its AVX-512 lane kernels (candidate scan and cull, batched
+    /// turns) where the CPU has them: on by default. They give exactly the bits of the
+    /// portable code; turning them off is for comparisons and tests.
+    pub fn set_simd(&mut self, enabled: bool) {
+        self.scan = if enabled {
+            Scan::detect()
+        } else {
+            Scan::portable()
+        };
+    }
+
+    /// Whether the step runs its AVX-512 lane kernels (enabled and supported by this CPU).
+    pub fn simd(&self) -> bool {
+        self.scan.avx512()
     }
 
     /// Most agents this crowd holds.
@@ -648,11 +667,11 @@ impl Crowd {
                 obstacles: &self.obstacle_grid,
                 max_radius,
                 dt,
-                scan: Scan::detect(),
+                scan: self.scan,
             };
             par_fill(threads, &mut self.decisions, |k| steer(&world, k));
         }
-        finish_turns(&self.sorted, &mut self.decisions, dt, Scan::detect());
+        finish_turns(&self.sorted, &mut self.decisions, dt, self.scan);
         let mut fastest = 0.0f32;
         for (i, (b, d)) in self.sorted.iter_mut().zip(&self.decisions).enumerate() {
             fastest = fastest.max(d.vel.length());

@@ -40,6 +40,9 @@
 use glam::Vec2;
 
 use super::agent::{forward2, right_of, HitKind};
+#[cfg(target_arch = "x86_64")]
+use super::cull::survivors_avx512;
+use super::cull::{Looker, LANES as CULL_LANES};
 use super::grid::{AgentGrid, ObstacleGrid, MAX_QUERY_RUNS};
 use super::obstacle::Shape;
 use super::scan::{Scan, LANES};
@@ -236,6 +239,23 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let same_goal2 = b.arrival_radius.max(b.radius) * b.arrival_radius.max(b.radius);
 
     let look_max2 = (look + w.max_radius) * (look + w.max_radius);
+    let me = Looker {
+        pos: b.pos,
+        mask: b.mask,
+        look,
+        radius: b.radius,
+        final_leg: b.final_leg,
+        settle_gap: SETTLE_GAP * b.radius,
+        near,
+        fwd,
+        g,
+        cos_half_fov: b.cos_half_fov,
+        v: v_i,
+        horizon,
+    };
+    let cull = w.scan.avx512();
+    // The nearest candidate among those the cull dropped.
+    let mut nearest_culled = f32::INFINITY;
     let mut nearest2 = f32::INFINITY;
     let mut visit = |j: usize| {
         let x = w.pos[j] - b.pos;
@@ -346,14 +366,30 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
                 .within(&w.pos[j..end], j as u32, b.pos, look_max2, k as u32, out);
             j = end;
         }
-        for &c in &cand[..n_cand] {
-            visit(c as usize);
+        // Only the candidates that can change the decision are visited (see `cull`), in
+        // query order.
+        for chunk in cand[..n_cand].chunks(CULL_LANES) {
+            let mut keep = (1u32 << chunk.len()) - 1;
+            #[cfg(target_arch = "x86_64")]
+            if cull {
+                // SAFETY: `Scan::avx512` found AVX-512F and VL; candidates index the bodies.
+                let (k, near) = unsafe { survivors_avx512(&me, w.bodies, w.pos, chunk) };
+                keep = k;
+                nearest_culled = nearest_culled.min(near);
+            }
+            while keep != 0 {
+                let i = keep.trailing_zeros() as usize;
+                keep &= keep - 1;
+                visit(chunk[i] as usize);
+            }
         }
         if r >= n_runs {
             break;
         }
     }
     // Every agent not visited is beyond look + max_radius, a gap of at least fov_range.
+    let _ = (&me, cull);
+    let nearest2 = nearest2.min(nearest_culled);
     d.clearance = (nearest2.sqrt() - b.radius - w.max_radius)
         .min(b.fov_range)
         .max(0.0);
