@@ -46,17 +46,68 @@ pub(crate) fn wrap(a: f32) -> f32 {
     reduce(a) as f32
 }
 
+/// `a` if `c`, else `b`, without a branch: these functions sit on
+/// the steer's critical path, where a mispredicted sign test costs the whole dependency chain
+/// before it (the values, and so the bits, are those the branches chose).
+///
+/// On x86-64 the choice is made with SSE2 bit masks on a vector register: a plain `if` (or
+/// `select_unpredictable`) on an f64 is compiled to a branch there, as x86 has no conditional
+/// move for XMM registers, while a vector select never is.
+#[inline(always)]
+pub(crate) fn pick(c: bool, a: f64, b: f64) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86-64 baseline; these only move and mask bits.
+        unsafe {
+            let m = _mm_castsi128_pd(_mm_set1_epi64x(-(c as i64)));
+            _mm_cvtsd_f64(_mm_or_pd(
+                _mm_and_pd(m, _mm_set_sd(a)),
+                _mm_andnot_pd(m, _mm_set_sd(b)),
+            ))
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        if c {
+            a
+        } else {
+            b
+        }
+    }
+}
+
+/// [`pick`] for f32.
+#[inline(always)]
+pub(crate) fn pick32(c: bool, a: f32, b: f32) -> f32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86-64 baseline; these only move and mask bits.
+        unsafe {
+            let m = _mm_castsi128_ps(_mm_set1_epi32(-(c as i32)));
+            _mm_cvtss_f32(_mm_or_ps(
+                _mm_and_ps(m, _mm_set_ss(a)),
+                _mm_andnot_ps(m, _mm_set_ss(b)),
+            ))
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        if c {
+            a
+        } else {
+            b
+        }
+    }
+}
+
 /// (sin a, cos a) for a finite `a`.
 #[inline]
 pub(crate) fn sin_cos(a: f32) -> (f32, f32) {
     let r = reduce(a);
-    let (x, flip) = if r > FRAC_PI_2 {
-        (PI - r, -1.0)
-    } else if r < -FRAC_PI_2 {
-        (-PI - r, -1.0)
-    } else {
-        (r, 1.0)
-    };
+    let (above, below) = (r > FRAC_PI_2, r < -FRAC_PI_2);
+    let x = pick(above, PI - r, pick(below, -PI - r, r));
     let x2 = x * x;
     let s = x
         * (1.0
@@ -70,7 +121,8 @@ pub(crate) fn sin_cos(a: f32) -> (f32, f32) {
                 + x2 * (-1.0 / 720.0
                     + x2 * (1.0 / 40_320.0
                         + x2 * (-1.0 / 3_628_800.0 + x2 * (1.0 / 479_001_600.0))))));
-    (s as f32, (c * flip) as f32)
+    // cos(π − x) = −cos x (negation is exact: the same bits as c × −1).
+    (s as f32, pick(above | below, -c, c) as f32)
 }
 
 /// atan2(y, x) in [−π, π] for finite `y`, `x`; (0, 0) gives 0.
@@ -78,16 +130,17 @@ pub(crate) fn sin_cos(a: f32) -> (f32, f32) {
 pub(crate) fn atan2(y: f32, x: f32) -> f32 {
     let (y, x) = (y as f64, x as f64);
     let (ay, ax) = (y.abs(), x.abs());
-    let (lo, hi) = if ay > ax { (ax, ay) } else { (ay, ax) };
+    let steep = ay > ax;
+    let (lo, hi) = (pick(steep, ax, ay), pick(steep, ay, ax));
     if hi == 0.0 {
         return 0.0;
     }
     let z = lo / hi;
-    let (z, base) = if z > 0.414_213_562_373_095_1 {
-        ((z - 1.0) / (z + 1.0), FRAC_PI_4)
-    } else {
-        (z, 0.0)
-    };
+    let folded = z > 0.414_213_562_373_095_1;
+    let (z, base) = (
+        pick(folded, (z - 1.0) / (z + 1.0), z),
+        pick(folded, FRAC_PI_4, 0.0),
+    );
     let z2 = z * z;
     let p = z
         * (1.0
@@ -97,22 +150,128 @@ pub(crate) fn atan2(y: f32, x: f32) -> f32 {
                         + z2 * (1.0 / 9.0
                             + z2 * (-1.0 / 11.0
                                 + z2 * (1.0 / 13.0 + z2 * (-1.0 / 15.0 + z2 * (1.0 / 17.0)))))))));
-    let mut a = base + p;
-    if ay > ax {
-        a = FRAC_PI_2 - a;
-    }
-    if x < 0.0 {
-        a = PI - a;
-    }
-    if y < 0.0 {
-        a = -a;
-    }
+    let a = base + p;
+    let a = pick(steep, FRAC_PI_2 - a, a);
+    let a = pick(x < 0.0, PI - a, a);
+    let a = pick(y < 0.0, -a, a);
     a as f32
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The branching forms these functions had before [`pick`] (same operations): the
+    /// rewrite must give their bits.
+    fn sin_cos_branching(a: f32) -> (f32, f32) {
+        let r = reduce(a);
+        let (x, flip) = if r > FRAC_PI_2 {
+            (PI - r, -1.0)
+        } else if r < -FRAC_PI_2 {
+            (-PI - r, -1.0)
+        } else {
+            (r, 1.0)
+        };
+        let x2 = x * x;
+        let s = x
+            * (1.0
+                + x2 * (-1.0 / 6.0
+                    + x2 * (1.0 / 120.0
+                        + x2 * (-1.0 / 5_040.0
+                            + x2 * (1.0 / 362_880.0 + x2 * (-1.0 / 39_916_800.0))))));
+        let c = 1.0
+            + x2 * (-0.5
+                + x2 * (1.0 / 24.0
+                    + x2 * (-1.0 / 720.0
+                        + x2 * (1.0 / 40_320.0
+                            + x2 * (-1.0 / 3_628_800.0 + x2 * (1.0 / 479_001_600.0))))));
+        (s as f32, (c * flip) as f32)
+    }
+
+    fn atan2_branching(y: f32, x: f32) -> f32 {
+        let (y, x) = (y as f64, x as f64);
+        let (ay, ax) = (y.abs(), x.abs());
+        let (lo, hi) = if ay > ax { (ax, ay) } else { (ay, ax) };
+        if hi == 0.0 {
+            return 0.0;
+        }
+        let z = lo / hi;
+        let (z, base) = if z > 0.414_213_562_373_095_1 {
+            ((z - 1.0) / (z + 1.0), FRAC_PI_4)
+        } else {
+            (z, 0.0)
+        };
+        let z2 = z * z;
+        let p = z
+            * (1.0
+                + z2 * (-1.0 / 3.0
+                    + z2 * (1.0 / 5.0
+                        + z2 * (-1.0 / 7.0
+                            + z2 * (1.0 / 9.0
+                                + z2 * (-1.0 / 11.0
+                                    + z2 * (1.0 / 13.0
+                                        + z2 * (-1.0 / 15.0 + z2 * (1.0 / 17.0)))))))));
+        let mut a = base + p;
+        if ay > ax {
+            a = FRAC_PI_2 - a;
+        }
+        if x < 0.0 {
+            a = PI - a;
+        }
+        if y < 0.0 {
+            a = -a;
+        }
+        a as f32
+    }
+
+    #[test]
+    fn branch_free_forms_give_the_branching_bits() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut bits = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed as u32
+        };
+        let specials = [
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            1e-30,
+            -1e-30,
+            3e38,
+            -3e38,
+            0.414_213_57,
+        ];
+        for i in 0..2_000_000u32 {
+            // Angles over many octaves and raw bit patterns (finite ones only).
+            let a = match i % 3 {
+                0 => (bits() as i32) as f32 * 1e-8,
+                1 => f32::from_bits(bits()),
+                _ => specials[(bits() % specials.len() as u32) as usize],
+            };
+            let b = f32::from_bits(bits()) * if i % 2 == 0 { 1.0 } else { 1e-30 };
+            if a.is_finite() {
+                let (s, c) = sin_cos(a);
+                let (s0, c0) = sin_cos_branching(a);
+                assert_eq!(
+                    (s.to_bits(), c.to_bits()),
+                    (s0.to_bits(), c0.to_bits()),
+                    "{a}"
+                );
+            }
+            if a.is_finite() && b.is_finite() {
+                for (y, x) in [(a, b), (b, a), (a, a), (-a, a)] {
+                    assert_eq!(
+                        atan2(y, x).to_bits(),
+                        atan2_branching(y, x).to_bits(),
+                        "{y} {x}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn matches_libm_closely() {

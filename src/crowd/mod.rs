@@ -12,12 +12,15 @@
 
 pub mod agent;
 mod angle;
+mod cull;
 pub mod grid;
 pub mod obstacle;
 pub mod planner;
+mod scan;
 pub mod scenario;
 pub mod simulator;
 pub mod steering;
+mod turn;
 
 pub use agent::{Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 pub use obstacle::Obstacle;

@@ -9,9 +9,10 @@ use super::agent::{Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::obstacle::{Obstacle, Shape};
 use super::planner::{Planner, REPLAN_STEPS};
+use super::scan::Scan;
 use super::steering::{
-    clear_of_obstacles, obstacle_distance, obstacle_margin, push_out, separation, steer, Body,
-    Decision, World,
+    clear_of_obstacles, finish_turns, obstacle_distance, obstacle_margin, push_out, separation,
+    steer, Body, Decision, World,
 };
 use super::CrowdError;
 
@@ -196,6 +197,8 @@ pub struct Crowd {
     next: Vec<u32>,
     found: Vec<u32>,
     planner: Planner,
+    /// The lane builds the step may use (AVX-512 where the CPU has it, unless turned off).
+    scan: Scan,
 }
 
 fn check_finite(xs: &[f32]) -> Result<(), CrowdError> {
@@ -347,7 +350,24 @@ impl Crowd {
             next: Vec::with_capacity(2 * capacity),
             found: Vec::with_capacity(64),
             planner: Planner::default(),
+            scan: Scan::detect(),
         })
+    }
+
+    /// Whether the step uses its AVX-512 lane kernels (candidate scan and cull, batched
+    /// turns) where the CPU has them: on by default. They give exactly the bits of the
+    /// portable code; turning them off is for comparisons and tests.
+    pub fn set_simd(&mut self, enabled: bool) {
+        self.scan = if enabled {
+            Scan::detect()
+        } else {
+            Scan::portable()
+        };
+    }
+
+    /// Whether the step runs its AVX-512 lane kernels (enabled and supported by this CPU).
+    pub fn simd(&self) -> bool {
+        self.scan.avx512()
     }
 
     /// Most agents this crowd holds.
@@ -778,16 +798,21 @@ impl Crowd {
                 obstacles: &self.obstacle_grid,
                 max_radius,
                 dt,
+                scan: self.scan,
             };
-            par_update2(
-                (threads, MIN_AGENTS_PER_THREAD),
-                &mut self.decisions,
-                &mut self.stepped,
-                |k, d, s| {
-                    *d = steer(&world, k);
-                    *s = world.bodies[k].pos + d.vel * dt;
-                },
-            );
+            par_fill((threads, MIN_AGENTS_PER_THREAD), &mut self.decisions, |k| {
+                steer(&world, k)
+            });
+        }
+        // The turns the steer left pending, batched; then where each body steps to.
+        finish_turns(&self.sorted, &mut self.decisions, dt, self.scan);
+        for ((s, b), d) in self
+            .stepped
+            .iter_mut()
+            .zip(&self.sorted)
+            .zip(&self.decisions)
+        {
+            *s = b.pos + d.vel * dt;
         }
         // (The largest of the speeds in any order: `f32::max` skips NaN.)
         self.decisions

@@ -39,9 +39,14 @@
 
 use glam::Vec2;
 
-use super::agent::{forward2, right_of, yaw_of, HitKind};
+use super::agent::{forward2, right_of, HitKind};
+#[cfg(target_arch = "x86_64")]
+use super::cull::survivors_avx512;
+use super::cull::{Looker, LANES as CULL_LANES};
 use super::grid::{AgentGrid, ObstacleGrid, MAX_QUERY_RUNS};
 use super::obstacle::Shape;
+use super::scan::{Scan, LANES};
+use super::turn::{turn, turn_lanes, TurnIn, LANES as TURN_LANES};
 
 /// Side bias added to an agent hit normal, as a fraction of the normal.
 pub const SIDE_BIAS: f32 = 0.35;
@@ -137,7 +142,22 @@ pub(crate) struct Decision {
     /// (arrived or settled). The projection skips the obstacle push-out of an agent that cannot
     /// have reached one.
     pub obstacle_gap: f32,
+    /// The turn and walk are still to be made by [`finish_turns`] (`yaw` and `vel` are not
+    /// final yet) from the fields below.
+    pub pending: bool,
+    /// The wanted walking direction (unit).
+    pub want: Vec2,
+    /// The speed factor for a push that pointed backward (1: none).
+    pub block: f32,
+    /// The close moving neighbours (offset, sum of radii) for the walk-ahead limit.
+    pub close: [(Vec2, f32); KEPT],
+    /// How many of `close` are set.
+    pub n_close: u8,
 }
+
+/// Close neighbours a pending decision keeps; an agent with more finishes its turn in
+/// [`steer`] itself.
+const KEPT: usize = 4;
 
 /// The rounding margin the obstacle gap test leaves for a position `p`: a ten-thousandth of
 /// its largest coordinate (f32 arithmetic on such coordinates errs by well under a
@@ -157,9 +177,11 @@ pub(crate) struct World<'a> {
     pub obstacles: &'a ObstacleGrid,
     pub max_radius: f32,
     pub dt: f32,
+    /// The candidate scan's build for this CPU.
+    pub scan: Scan,
 }
 
-use super::angle::wrap as wrap_angle;
+use super::angle::pick32;
 
 /// u(t) = (1 − t/T)², 1 at contact, 0 at the horizon.
 #[inline]
@@ -217,6 +239,23 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let same_goal2 = b.arrival_radius.max(b.radius) * b.arrival_radius.max(b.radius);
 
     let look_max2 = (look + w.max_radius) * (look + w.max_radius);
+    let me = Looker {
+        pos: b.pos,
+        mask: b.mask,
+        look,
+        radius: b.radius,
+        final_leg: b.final_leg,
+        settle_gap: SETTLE_GAP * b.radius,
+        near,
+        fwd,
+        g,
+        cos_half_fov: b.cos_half_fov,
+        v: v_i,
+        horizon,
+    };
+    let cull = w.scan.avx512();
+    // The nearest candidate among those the cull dropped.
+    let mut nearest_culled = f32::INFINITY;
     let mut nearest2 = f32::INFINITY;
     let mut visit = |j: usize| {
         let x = w.pos[j] - b.pos;
@@ -294,9 +333,10 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             };
         }
     };
-    // Candidates within reach (tested branch-free on the contiguous positions, so the many
-    // rejections cost no mispredictions) are collected, in query order, up to CANDIDATES at a
-    // time, then visited in that order. One call site, so `visit` inlines.
+    // Candidates within reach (tested LANES at a time by the scan, so the many rejections
+    // and the short runs' ends cost no mispredictions) are collected, in query order, until
+    // the buffer could not take another LANES, then visited in that order. One call site, so
+    // `visit` inlines.
     let mut runs = [(0u32, 0u32); MAX_QUERY_RUNS];
     let mut n_runs = 0;
     w.grid.query_runs(b.pos, look + w.max_radius, |run| {
@@ -306,34 +346,50 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let mut cand = [0u32; CANDIDATES];
     let mut r = 0;
     let (mut j, mut e) = (runs[0].0 as usize, runs[0].1 as usize);
-    while r < n_runs {
+    loop {
         let mut n_cand = 0usize;
-        loop {
-            // At most the room left is scanned, so no write overflows.
-            let end = e.min(j + (CANDIDATES - n_cand));
-            for (i, p) in (j..end).zip(&w.pos[j..end]) {
-                let d2 = (*p - b.pos).length_squared();
-                cand[n_cand] = i as u32;
-                n_cand += (d2 <= look_max2 && i != k) as usize;
-            }
-            j = end;
-            if j < e {
-                if n_cand == CANDIDATES {
+        while n_cand + LANES <= CANDIDATES {
+            if j >= e {
+                r += 1;
+                if r >= n_runs {
                     break;
                 }
+                (j, e) = (runs[r].0 as usize, runs[r].1 as usize);
                 continue;
             }
-            r += 1;
-            if r >= n_runs {
-                break;
-            }
-            (j, e) = (runs[r].0 as usize, runs[r].1 as usize);
+            let end = e.min(j + LANES);
+            let out: &mut [u32; LANES] = (&mut cand[n_cand..n_cand + LANES])
+                .try_into()
+                .expect("LANES entries");
+            n_cand += w
+                .scan
+                .within(&w.pos[j..end], j as u32, b.pos, look_max2, k as u32, out);
+            j = end;
         }
-        for &c in &cand[..n_cand] {
-            visit(c as usize);
+        // Only the candidates that can change the decision are visited (see `cull`), in
+        // query order.
+        for chunk in cand[..n_cand].chunks(CULL_LANES) {
+            let mut keep = (1u32 << chunk.len()) - 1;
+            #[cfg(target_arch = "x86_64")]
+            if cull {
+                // SAFETY: `Scan::avx512` found AVX-512F and VL; candidates index the bodies.
+                let (k, near) = unsafe { survivors_avx512(&me, w.bodies, w.pos, chunk) };
+                keep = k;
+                nearest_culled = nearest_culled.min(near);
+            }
+            while keep != 0 {
+                let i = keep.trailing_zeros() as usize;
+                keep &= keep - 1;
+                visit(chunk[i] as usize);
+            }
+        }
+        if r >= n_runs {
+            break;
         }
     }
     // Every agent not visited is beyond look + max_radius, a gap of at least fov_range.
+    let _ = (&me, cull);
+    let nearest2 = nearest2.min(nearest_culled);
     d.clearance = (nearest2.sqrt() - b.radius - w.max_radius)
         .min(b.fov_range)
         .max(0.0);
@@ -461,34 +517,118 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         obstacle_gap - obstacle_margin(b.pos)
     };
     let want = dir.try_normalize().unwrap_or(fwd);
-    let delta = wrap_angle(yaw_of(want) - b.yaw);
-    let max_turn = b.max_turn_rate * w.dt;
-    let turn = delta.clamp(-max_turn, max_turn);
-    d.yaw = wrap_angle(b.yaw + turn);
-    let heading = forward2(d.yaw);
+    d.pref_dir = g;
+    let turn_in = TurnIn {
+        want,
+        yaw: b.yaw,
+        max_turn: b.max_turn_rate * w.dt,
+    };
+    if n_close <= KEPT {
+        // The turn's trigonometry is left to `finish_turns`, batched over agents.
+        d.pending = true;
+        d.yaw = turn_in.yaw;
+        d.want = want;
+        d.block = block;
+        d.close[..n_close].copy_from_slice(&close[..n_close]);
+        d.n_close = n_close as u8;
+        return d;
+    }
+    let (yaw, heading) = turn(turn_in);
+    walk(
+        b,
+        &mut d,
+        want,
+        block,
+        yaw,
+        heading,
+        &close[..n_close],
+        w.dt,
+    );
+    d
+}
+
+/// The end of a steer decision once its turn is made: the new yaw, and the velocity along
+/// the new heading.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    b: &Body,
+    d: &mut Decision,
+    want: Vec2,
+    block: f32,
+    yaw: f32,
+    heading: Vec2,
+    close: &[(Vec2, f32)],
+    dt: f32,
+) {
+    d.yaw = yaw;
+    let v_pref = d.pref_speed;
     let align = heading.dot(want).max(0.0);
     let mut speed = v_pref * align * block;
     // Do not walk into someone ahead: keep half the gap for them to move.
     let mut gap = f32::INFINITY;
-    for &(x, r) in &close[..n_close] {
+    // Branch-free: a neighbour not in the way contributes +∞.
+    for &(x, r) in close {
         let ahead = heading.dot(x);
-        if ahead > 0.0 {
-            let lat2 = x.length_squared() - ahead * ahead;
-            if lat2 < r * r {
-                gap = gap.min(ahead - (r * r - lat2).sqrt());
-            }
-        }
+        let lat2 = x.length_squared() - ahead * ahead;
+        let in_way = (ahead > 0.0) & (lat2 < r * r);
+        let at = ahead - (r * r - lat2).max(0.0).sqrt();
+        gap = gap.min(pick32(in_way, at, f32::INFINITY));
     }
     // A quarter of the speed always remains, so a jam keeps sliding instead of freezing.
     // Pressed against someone ahead (a crush), it creeps at 40 % of that.
     let creep = if gap > 0.0 { CREEP } else { 0.4 * CREEP };
-    speed = speed.min(((0.5 * gap).max(0.0) / w.dt).max(creep * v_pref));
+    speed = speed.min(((0.5 * gap).max(0.0) / dt).max(creep * v_pref));
     if b.final_leg {
-        speed = speed.min(goal_dist / w.dt);
+        speed = speed.min(b.pos.distance(b.target) / dt);
     }
     d.vel = heading * speed;
-    d.pref_dir = g;
-    d
+    d.pending = false;
+}
+
+/// Makes the turns and walks [`steer`] left pending, [`TURN_LANES`] decisions at a time
+/// (`decisions[k]` is `bodies[k]`'s). Same bits as finishing each in `steer`.
+pub(crate) fn finish_turns(bodies: &[Body], decisions: &mut [Decision], dt: f32, scan: Scan) {
+    let mut at = [0usize; TURN_LANES];
+    let mut input = [TurnIn::default(); TURN_LANES];
+    let mut out = [(0.0f32, Vec2::ZERO); TURN_LANES];
+    let mut n = 0;
+    let mut k = 0;
+    while k < decisions.len() || n > 0 {
+        if k < decisions.len() {
+            let d = &decisions[k];
+            if d.pending {
+                at[n] = k;
+                input[n] = TurnIn {
+                    want: d.want,
+                    yaw: d.yaw,
+                    max_turn: bodies[k].max_turn_rate * dt,
+                };
+                n += 1;
+            }
+            k += 1;
+            if n < TURN_LANES && k < decisions.len() {
+                continue;
+            }
+        }
+        turn_lanes(&input[..n], scan.avx512(), &mut out);
+        for (&k, &(yaw, heading)) in at[..n].iter().zip(&out) {
+            let d = &mut decisions[k];
+            let (want, block, close) = (d.want, d.block, d.close);
+            let n_close = d.n_close as usize;
+            walk(
+                &bodies[k],
+                d,
+                want,
+                block,
+                yaw,
+                heading,
+                &close[..n_close],
+                dt,
+            );
+        }
+        n = 0;
+    }
 }
 
 /// Overlap correction of `bodies[k]` against every agent it collides with (read-only).
