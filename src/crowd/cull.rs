@@ -67,7 +67,7 @@ pub(crate) unsafe fn survivors_avx512(
     const LAYER: i32 = (offset_of!(Body, layer) / 4) as i32;
     const ARRIVED: i32 = (offset_of!(Body, arrived) / 4) as i32;
     const ARRIVED_SHIFT: u32 = (offset_of!(Body, arrived) % 4 * 8) as u32;
-    const _: () = assert!(size_of::<Body>() % 4 == 0);
+    const _: () = assert!(size_of::<Body>().is_multiple_of(4));
 
     let n = cand.len().min(LANES);
     let live = ((1u32 << n) - 1) as __mmask8;
