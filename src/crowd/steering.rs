@@ -523,7 +523,8 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         yaw: b.yaw,
         max_turn: b.max_turn_rate * w.dt,
     };
-    if n_close <= KEPT {
+    // Batched only where the lanes run: one by one, the turn is cheapest made right here.
+    if n_close <= KEPT && w.scan.avx512() {
         // The turn's trigonometry is left to `finish_turns`, batched over agents.
         d.pending = true;
         d.yaw = turn_in.yaw;
