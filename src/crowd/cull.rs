@@ -26,6 +26,7 @@ use super::steering::Body;
 pub(crate) const LANES: usize = 8;
 
 /// What the cull knows of the agent that looks.
+#[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Looker {
     pub pos: Vec2,

@@ -40,9 +40,9 @@
 use glam::Vec2;
 
 use super::agent::{forward2, right_of, HitKind};
+use super::cull::LANES as CULL_LANES;
 #[cfg(target_arch = "x86_64")]
-use super::cull::survivors_avx512;
-use super::cull::{Looker, LANES as CULL_LANES};
+use super::cull::{survivors_avx512, Looker};
 use super::grid::{AgentGrid, ObstacleGrid, MAX_QUERY_RUNS};
 use super::obstacle::Shape;
 use super::scan::{Scan, LANES};
@@ -239,6 +239,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let same_goal2 = b.arrival_radius.max(b.radius) * b.arrival_radius.max(b.radius);
 
     let look_max2 = (look + w.max_radius) * (look + w.max_radius);
+    #[cfg(target_arch = "x86_64")]
     let me = Looker {
         pos: b.pos,
         mask: b.mask,
@@ -253,6 +254,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         v: v_i,
         horizon,
     };
+    #[cfg(target_arch = "x86_64")]
     let cull = w.scan.avx512();
     // The nearest candidate among those the cull dropped.
     let mut nearest_culled = f32::INFINITY;
@@ -388,7 +390,6 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         }
     }
     // Every agent not visited is beyond look + max_radius, a gap of at least fov_range.
-    let _ = (&me, cull);
     let nearest2 = nearest2.min(nearest_culled);
     d.clearance = (nearest2.sqrt() - b.radius - w.max_radius)
         .min(b.fov_range)
@@ -523,49 +524,30 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         yaw: b.yaw,
         max_turn: b.max_turn_rate * w.dt,
     };
+    d.want = want;
+    d.block = block;
     // Batched only where the lanes run: one by one, the turn is cheapest made right here.
     if n_close <= KEPT && w.scan.avx512() {
         // The turn's trigonometry is left to `finish_turns`, batched over agents.
         d.pending = true;
         d.yaw = turn_in.yaw;
-        d.want = want;
-        d.block = block;
         d.close[..n_close].copy_from_slice(&close[..n_close]);
         d.n_close = n_close as u8;
         return d;
     }
     let (yaw, heading) = turn(turn_in);
-    walk(
-        b,
-        &mut d,
-        want,
-        block,
-        yaw,
-        heading,
-        &close[..n_close],
-        w.dt,
-    );
+    walk(b, &mut d, yaw, heading, &close[..n_close], w.dt);
     d
 }
 
-/// The end of a steer decision once its turn is made: the new yaw, and the velocity along
-/// the new heading.
+/// The end of a steer decision (its `want`, `block` and `pref_speed` set) once its turn is
+/// made: the new yaw, and the velocity along the new heading.
 #[inline]
-#[allow(clippy::too_many_arguments)]
-fn walk(
-    b: &Body,
-    d: &mut Decision,
-    want: Vec2,
-    block: f32,
-    yaw: f32,
-    heading: Vec2,
-    close: &[(Vec2, f32)],
-    dt: f32,
-) {
+fn walk(b: &Body, d: &mut Decision, yaw: f32, heading: Vec2, close: &[(Vec2, f32)], dt: f32) {
     d.yaw = yaw;
     let v_pref = d.pref_speed;
-    let align = heading.dot(want).max(0.0);
-    let mut speed = v_pref * align * block;
+    let align = heading.dot(d.want).max(0.0);
+    let mut speed = v_pref * align * d.block;
     // Do not walk into someone ahead: keep half the gap for them to move.
     let mut gap = f32::INFINITY;
     // Branch-free: a neighbour not in the way contributes +∞.
@@ -588,47 +570,57 @@ fn walk(
 }
 
 /// Makes the turns and walks [`steer`] left pending, [`TURN_LANES`] decisions at a time
-/// (`decisions[k]` is `bodies[k]`'s). Same bits as finishing each in `steer`.
+/// (`decisions[k]` is `bodies[k]`'s). Same bits as finishing each in `steer`. Only the AVX-512
+/// build leaves turns pending.
 pub(crate) fn finish_turns(bodies: &[Body], decisions: &mut [Decision], dt: f32, scan: Scan) {
+    if !scan.avx512() {
+        return;
+    }
     let mut at = [0usize; TURN_LANES];
     let mut input = [TurnIn::default(); TURN_LANES];
-    let mut out = [(0.0f32, Vec2::ZERO); TURN_LANES];
     let mut n = 0;
-    let mut k = 0;
-    while k < decisions.len() || n > 0 {
-        if k < decisions.len() {
-            let d = &decisions[k];
-            if d.pending {
-                at[n] = k;
-                input[n] = TurnIn {
-                    want: d.want,
-                    yaw: d.yaw,
-                    max_turn: bodies[k].max_turn_rate * dt,
-                };
-                n += 1;
-            }
-            k += 1;
-            if n < TURN_LANES && k < decisions.len() {
-                continue;
-            }
+    for k in 0..decisions.len() {
+        let d = &decisions[k];
+        if !d.pending {
+            continue;
         }
-        turn_lanes(&input[..n], scan.avx512(), &mut out);
-        for (&k, &(yaw, heading)) in at[..n].iter().zip(&out) {
-            let d = &mut decisions[k];
-            let (want, block, close) = (d.want, d.block, d.close);
-            let n_close = d.n_close as usize;
-            walk(
-                &bodies[k],
-                d,
-                want,
-                block,
-                yaw,
-                heading,
-                &close[..n_close],
-                dt,
-            );
+        at[n] = k;
+        input[n] = TurnIn {
+            want: d.want,
+            yaw: d.yaw,
+            max_turn: bodies[k].max_turn_rate * dt,
+        };
+        n += 1;
+        if n == TURN_LANES {
+            finish_batch(bodies, decisions, &at, &input, dt);
+            n = 0;
         }
-        n = 0;
+    }
+    finish_batch(bodies, decisions, &at[..n], &input[..n], dt);
+}
+
+/// One batch of [`finish_turns`]: the turns of `input` (pending decisions `at`), then their
+/// walks.
+fn finish_batch(
+    bodies: &[Body],
+    decisions: &mut [Decision],
+    at: &[usize],
+    input: &[TurnIn],
+    dt: f32,
+) {
+    let mut out = [(0.0f32, Vec2::ZERO); TURN_LANES];
+    turn_lanes(input, true, &mut out);
+    for (&k, &(yaw, heading)) in at.iter().zip(&out) {
+        let d = &mut decisions[k];
+        let close = d.close;
+        walk(
+            &bodies[k],
+            d,
+            yaw,
+            heading,
+            &close[..d.n_close as usize],
+            dt,
+        );
     }
 }
 
