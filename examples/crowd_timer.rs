@@ -1,12 +1,13 @@
 //! Times the crowd step on the speed benchmark's scene ([`Scenario::benchmark`]), step by step:
 //! `cargo run --release --example crowd_timer -- [agents] [steps] [threads] [portable]`
-//! (defaults 10000, 100, 1; a fourth argument `portable` turns the AVX-512 lane kernels off).
+//! (defaults 10000, 100, 1; a fourth argument `portable` or `avx2` caps the lane kernels).
 //! Prints the best and mean step and a hash of the final positions (equal hashes: equal bits,
 //! e.g. across thread counts or with the lane kernels on and off).
 
 use std::time::Instant;
 
 use wayfarer::crowd::scenario::Scenario;
+use wayfarer::crowd::Simd;
 
 fn arg(i: usize, default: usize) -> usize {
     std::env::args()
@@ -18,7 +19,11 @@ fn arg(i: usize, default: usize) -> usize {
 fn main() {
     let (n, steps, threads) = (arg(1, 10_000), arg(2, 100).max(1), arg(3, 1));
     let mut c = Scenario::benchmark(n).crowd;
-    c.set_simd(std::env::args().nth(4).as_deref() != Some("portable"));
+    c.set_simd(match std::env::args().nth(4).as_deref() {
+        Some("portable") => Simd::Portable,
+        Some("avx2") => Simd::Avx2,
+        _ => Simd::Avx512,
+    });
     // Warm-up, as in benches/crowd.rs: obstacle index, first grid builds.
     for _ in 0..3 {
         c.step(0.1, 1).unwrap();
@@ -36,7 +41,7 @@ fn main() {
         (h ^ bits).wrapping_mul(0x0100_0000_01b3)
     });
     println!(
-        "{n} agents, {threads} thread(s), simd {}, {steps} steps: best {best:.3} ms, mean {:.3} ms, hash {hash:016x}",
+        "{n} agents, {threads} thread(s), simd {:?}, {steps} steps: best {best:.3} ms, mean {:.3} ms, hash {hash:016x}",
         c.simd(),
         total / steps as f64
     );

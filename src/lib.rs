@@ -12,6 +12,7 @@
 pub mod crowd;
 pub mod curve;
 pub mod ffi;
+pub mod simd;
 pub mod timeline;
 
 pub use glam::Vec3;

@@ -4,7 +4,7 @@
 use glam::{Vec2, Vec3};
 use wayfarer::crowd::scenario::Scenario;
 use wayfarer::crowd::{
-    AgentId, AgentState, Crowd, CrowdError, HitKind, Obstacle, ObstacleId, RouteMode,
+    AgentId, AgentState, Crowd, CrowdError, HitKind, Obstacle, ObstacleId, RouteMode, Simd,
 };
 
 fn bits(c: &Crowd) -> Vec<(u32, u32, u32, u32)> {
@@ -581,20 +581,33 @@ fn the_lane_kernels_give_the_portable_bits() {
         }
     }
     for (i, (scene, steps)) in scenes.into_iter().enumerate() {
-        let mut fast = scene.crowd.clone();
-        fast.set_simd(true);
         let mut portable = scene.crowd;
-        portable.set_simd(false);
-        assert!(!portable.simd());
+        portable.set_simd(Simd::Portable);
+        assert_eq!(portable.simd(), Simd::Portable);
+        // Each build this CPU has, capped in turn (AVX-512 where present, then AVX2).
+        let mut builds: Vec<Crowd> = [Simd::Avx512, Simd::Avx2]
+            .into_iter()
+            .map(|cap| {
+                let mut c = portable.clone();
+                c.set_simd(cap);
+                assert!(c.simd() <= cap);
+                c
+            })
+            .collect();
         for step in 0..steps {
-            fast.step(0.1, 1).unwrap();
             portable.step(0.1, 1).unwrap();
+            for c in &mut builds {
+                c.step(0.1, 1).unwrap();
+            }
             if step % 20 == 0 || step + 1 == steps {
-                assert_eq!(
-                    full_state(&fast),
-                    full_state(&portable),
-                    "scene {i}, step {step}"
-                );
+                for c in &builds {
+                    assert_eq!(
+                        full_state(c),
+                        full_state(&portable),
+                        "scene {i}, step {step}, {:?}",
+                        c.simd()
+                    );
+                }
             }
         }
     }

@@ -164,6 +164,10 @@ pub struct Agent {
     pub(crate) settled_at: f32,
     /// Planned route point, whether it is the target, and sub-steps until it is refreshed.
     pub(crate) plan: (Vec2, bool, u32),
+    /// The last step's heading, `forward2(yaw)`, and the bits of the yaw it belongs to (the
+    /// step reuses it instead of computing the sine and cosine again; a yaw set since then
+    /// has other bits).
+    pub(crate) heading: (u32, Vec2),
 }
 
 impl Agent {
@@ -191,6 +195,17 @@ impl Agent {
             velocity: Vec2::ZERO,
             settled_at: 0.0,
             plan: (Vec2::ZERO, true, 0),
+            heading: (yaw.to_bits(), forward2(yaw)),
+        }
+    }
+
+    /// `forward2(yaw)`, from the cache when it holds this yaw.
+    #[inline]
+    pub(crate) fn heading2(&self) -> Vec2 {
+        if self.heading.0 == self.yaw.to_bits() {
+            self.heading.1
+        } else {
+            forward2(self.yaw)
         }
     }
 

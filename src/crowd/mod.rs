@@ -22,6 +22,7 @@ pub mod simulator;
 pub mod steering;
 mod turn;
 
+pub use crate::simd::Simd;
 pub use agent::{Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 pub use obstacle::Obstacle;
 pub use planner::Planner;

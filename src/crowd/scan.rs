@@ -13,40 +13,65 @@
 
 use glam::Vec2;
 
+use crate::simd::Simd;
+
 /// Positions tested per call.
 pub(crate) const LANES: usize = 8;
 
-/// Which builds the scan may use on this CPU (checked once per step).
+/// Which lane builds the step's kernels (this scan, the cull, the batched turns) may use on
+/// this CPU: the best it has up to a cap (checked once, when the cap is set).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Scan {
-    avx512: bool,
+    level: Simd,
 }
 
 impl Scan {
-    /// The fastest build this CPU runs.
-    pub(crate) fn detect() -> Self {
+    /// The fastest build this CPU runs, up to `cap`.
+    pub(crate) fn detect(cap: Simd) -> Self {
         #[cfg(target_arch = "x86_64")]
         {
+            let avx512 = std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx512vl")
+                && std::is_x86_feature_detected!("bmi2");
+            let avx2 = std::is_x86_feature_detected!("avx2");
+            let best = if avx512 && avx2 {
+                Simd::Avx512
+            } else if avx2 {
+                Simd::Avx2
+            } else {
+                Simd::Portable
+            };
             Scan {
-                avx512: std::is_x86_feature_detected!("avx512f")
-                    && std::is_x86_feature_detected!("avx512vl")
-                    && std::is_x86_feature_detected!("bmi2"),
+                level: best.min(cap),
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            Scan { avx512: false }
+            let _ = cap;
+            Scan::portable()
         }
     }
 
-    /// Whether the AVX-512 builds (F, VL, BMI2) may run.
+    /// The builds in use.
+    pub(crate) fn level(self) -> Simd {
+        self.level
+    }
+
+    /// Whether the AVX-512 builds (F, VL, BMI2; and AVX2) may run.
     pub(crate) fn avx512(self) -> bool {
-        self.avx512
+        self.level == Simd::Avx512
+    }
+
+    /// Whether the AVX2 builds (or better) may run.
+    pub(crate) fn avx2(self) -> bool {
+        self.level >= Simd::Avx2
     }
 
     /// The portable build only.
     pub(crate) fn portable() -> Self {
-        Scan { avx512: false }
+        Scan {
+            level: Simd::Portable,
+        }
     }
 
     /// Writes to the front of `out`, in order, `first + i` for every `i` with
@@ -64,7 +89,7 @@ impl Scan {
     ) -> usize {
         debug_assert!(!pos.is_empty() && pos.len() <= LANES);
         #[cfg(target_arch = "x86_64")]
-        if self.avx512 {
+        if self.avx512() {
             // SAFETY: `detect` found AVX-512F, AVX-512VL and BMI2 on this CPU.
             return unsafe { within_avx512(pos, first, p, r2, skip, out) };
         }
@@ -149,7 +174,7 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             ((seed >> 40) as f32 / (1u64 << 24) as f32) * 8.0 - 4.0
         };
-        let fast = Scan::detect();
+        let fast = Scan::detect(Simd::Avx512);
         for case in 0..20_000u32 {
             let n = 1 + case as usize % LANES;
             let mut pos: Vec<Vec2> = (0..n).map(|_| Vec2::new(rnd(), rnd())).collect();

@@ -5,6 +5,8 @@
 
 use glam::{Vec2, Vec3};
 
+use crate::simd::Simd;
+
 use super::agent::{Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::obstacle::{Obstacle, Shape};
@@ -350,24 +352,22 @@ impl Crowd {
             next: Vec::with_capacity(2 * capacity),
             found: Vec::with_capacity(64),
             planner: Planner::default(),
-            scan: Scan::detect(),
+            scan: Scan::detect(Simd::Avx512),
         })
     }
 
-    /// Whether the step uses its AVX-512 lane kernels (candidate scan and cull, batched
-    /// turns) where the CPU has them: on by default. They give exactly the bits of the
-    /// portable code; turning them off is for comparisons and tests.
-    pub fn set_simd(&mut self, enabled: bool) {
-        self.scan = if enabled {
-            Scan::detect()
-        } else {
-            Scan::portable()
-        };
+    /// Caps the lane builds the step may use (the candidate scan and cull and the batched
+    /// turns; see [`Simd`]): it takes the best this CPU has up to `cap`. Every build gives
+    /// exactly the bits of the portable code; capping is for comparisons, tests and CPUs that
+    /// clock down under AVX-512. The default is no cap.
+    pub fn set_simd(&mut self, cap: Simd) {
+        self.scan = Scan::detect(cap);
     }
 
-    /// Whether the step runs its AVX-512 lane kernels (enabled and supported by this CPU).
-    pub fn simd(&self) -> bool {
-        self.scan.avx512()
+    /// The lane builds the step runs: the cap set by [`Crowd::set_simd`], lowered to what this
+    /// CPU supports.
+    pub fn simd(&self) -> Simd {
+        self.scan.level()
     }
 
     /// Most agents this crowd holds.
@@ -767,6 +767,7 @@ impl Crowd {
                     radius: a.radius,
                     speed: a.speed,
                     yaw: a.yaw,
+                    fwd: a.heading2(),
                     max_turn_rate: a.max_turn_rate,
                     fov_range: a.fov_range,
                     cos_half_fov: g.cos_half_fov,
@@ -843,6 +844,7 @@ impl Crowd {
                     pos: stepped[s],
                     vel: d.vel,
                     yaw: d.yaw,
+                    fwd: d.heading,
                     arrived: d.arrived,
                     settled_at: d.settled_at,
                     clearance: d.clearance,
@@ -1032,6 +1034,7 @@ impl Crowd {
             a.position.x = p.x;
             a.position.z = p.y;
             a.yaw = b.yaw;
+            a.heading = (b.yaw.to_bits(), b.fwd);
             a.velocity = if finals[k].reverted {
                 Vec2::ZERO
             } else {

@@ -39,7 +39,7 @@
 
 use glam::Vec2;
 
-use super::agent::{forward2, right_of, HitKind};
+use super::agent::{right_of, HitKind};
 use super::cull::LANES as CULL_LANES;
 #[cfg(target_arch = "x86_64")]
 use super::cull::{survivors_avx512, Looker};
@@ -94,6 +94,8 @@ pub(crate) struct Body {
     pub final_leg: bool,
     pub speed: f32,
     pub yaw: f32,
+    /// `forward2(yaw)`.
+    pub fwd: Vec2,
     pub max_turn_rate: f32,
     pub fov_range: f32,
     pub cos_half_fov: f32,
@@ -126,6 +128,8 @@ pub(crate) struct HitOut {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Decision {
     pub yaw: f32,
+    /// `forward2(yaw)`.
+    pub heading: Vec2,
     pub vel: Vec2,
     pub arrived: bool,
     pub settled_at: f32,
@@ -196,6 +200,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let goal_dist = b.pos.distance(b.target);
     let mut d = Decision {
         yaw: b.yaw,
+        heading: b.fwd,
         vel: Vec2::ZERO,
         arrived: b.arrived,
         settled_at: b.settled_at,
@@ -214,7 +219,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         return d;
     }
 
-    let fwd = forward2(b.yaw);
+    let fwd = b.fwd;
     let to = b.steer_to - b.pos;
     let dist = to.length();
     let g = if dist > 1e-6 { to / dist } else { fwd };
@@ -545,6 +550,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
 #[inline]
 fn walk(b: &Body, d: &mut Decision, yaw: f32, heading: Vec2, close: &[(Vec2, f32)], dt: f32) {
     d.yaw = yaw;
+    d.heading = heading;
     let v_pref = d.pref_speed;
     let align = heading.dot(d.want).max(0.0);
     let mut speed = v_pref * align * d.block;

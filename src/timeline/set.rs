@@ -15,6 +15,7 @@ use super::lanes::{Columns, Emit, Sink};
 use super::schedule::{build_legs, simple_keys, Crossing, Ease, Key, KeysView, Leg};
 use super::{NpcState, Path, Schedule, ScheduleSample, TimelineError, Wrap};
 use crate::curve::CurveParam;
+pub use crate::simd::Simd;
 use glam::Vec3;
 
 /// The CPU has what [`ScheduleSet::run_avx512`] needs: AVX2 and AVX-512 F, VL, BW and DQ.
@@ -132,22 +133,6 @@ pub struct ScheduleSet {
     pub(super) lanes: Columns,
     /// The widest instruction set the batch may use.
     simd: Simd,
-}
-
-/// The widest instruction set [`ScheduleSet`]'s batch evaluation may use; it takes the best
-/// one the CPU has up to this cap (chosen at run time, per call). Every choice gives the same
-/// bits. The default is no cap.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Simd {
-    /// Baseline code only (SSE2 on x86-64).
-    Portable,
-    /// Up to AVX2 (x86-64).
-    Avx2,
-    /// Up to AVX-512 F, VL, BW and DQ (x86-64): twice the lanes of AVX2 and one load per
-    /// table row. Some older Intel CPUs lower their clock for AVX-512 code; cap at
-    /// [`Simd::Avx2`] there if the rest of the frame suffers.
-    #[default]
-    Avx512,
 }
 
 impl ScheduleSet {
