@@ -123,7 +123,12 @@ impl Default for AgentDefaults {
 
 /// One agent. Its position is on the XZ plane (y is carried through untouched); its yaw is
 /// Unity's: 0 faces +Z, positive turns clockwise seen from above, forward = (sin yaw, 0, cos yaw).
+///
+/// Laid out in three cache lines: what the step reads of every agent in the first, what it
+/// writes back in the second, the route (read only in the route modes that need it) in the
+/// third.
 #[derive(Clone, Debug)]
+#[repr(C, align(64))]
 pub struct Agent {
     /// Position; the step moves x and z.
     pub position: Vec3,
@@ -151,23 +156,22 @@ pub struct Agent {
     pub layer: u32,
     /// Layers it avoids.
     pub mask: u32,
+    pub(crate) state: AgentState,
     /// How it finds its way.
     pub route_mode: RouteMode,
-    /// Corner waypoints (route mode `Waypoints`), walked in order before the target.
-    pub waypoints: Vec<Vec3>,
-    pub(crate) next_waypoint: usize,
-    pub(crate) state: AgentState,
-    pub(crate) hit: Hit,
     /// Velocity of the last step on the XZ plane.
     pub(crate) velocity: Vec2,
     /// Distance to the target at which it settled (arrived against others); 0 if not settled.
     pub(crate) settled_at: f32,
+    /// `forward2(yaw)`, kept with the yaw (the step reuses the last turn's instead of
+    /// computing the sine and cosine again). The yaw changes only through the crowd.
+    pub(crate) heading: Vec2,
+    pub(crate) hit: Hit,
     /// Planned route point, whether it is the target, and sub-steps until it is refreshed.
     pub(crate) plan: (Vec2, bool, u32),
-    /// The last step's heading, `forward2(yaw)`, and the bits of the yaw it belongs to (the
-    /// step reuses it instead of computing the sine and cosine again; a yaw set since then
-    /// has other bits).
-    pub(crate) heading: (u32, Vec2),
+    pub(crate) next_waypoint: usize,
+    /// Corner waypoints (route mode `Waypoints`), walked in order before the target.
+    pub waypoints: Vec<Vec3>,
 }
 
 impl Agent {
@@ -195,18 +199,19 @@ impl Agent {
             velocity: Vec2::ZERO,
             settled_at: 0.0,
             plan: (Vec2::ZERO, true, 0),
-            heading: (yaw.to_bits(), forward2(yaw)),
+            heading: forward2(yaw),
         }
     }
 
-    /// `forward2(yaw)`, from the cache when it holds this yaw.
+    /// `forward2(yaw)` (kept with the yaw).
     #[inline]
     pub(crate) fn heading2(&self) -> Vec2 {
-        if self.heading.0 == self.yaw.to_bits() {
-            self.heading.1
-        } else {
-            forward2(self.yaw)
-        }
+        debug_assert_eq!(
+            self.heading,
+            forward2(self.yaw),
+            "heading kept with the yaw"
+        );
+        self.heading
     }
 
     /// What it did in the last step.

@@ -7,7 +7,7 @@ use glam::{Vec2, Vec3};
 
 use crate::simd::Simd;
 
-use super::agent::{Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
+use super::agent::{forward2, Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::obstacle::{Obstacle, Shape};
 use super::planner::{Planner, REPLAN_STEPS};
@@ -178,6 +178,8 @@ pub struct Crowd {
     gathered_pos: Vec<Vec2>,
     /// Per storage slot: the index of its body in projection order (`u32::MAX`: no body).
     rank: Vec<u32>,
+    /// Per gathered agent: the index of its body in steer order (the one-thread body build).
+    inverse: Vec<u32>,
     /// The bodies in steer order (cells of the look-ahead grid), as they were before moving.
     sorted: Vec<Body>,
     /// Per body in steer order: its position after moving (the fine grid's input).
@@ -246,6 +248,40 @@ fn check_steering(turn: f32, range: f32, half: f32, repel: f32) -> Result<(), Cr
 fn check_body(speed: f32, radius: f32) -> Result<(), CrowdError> {
     check_finite(&[speed, radius])?;
     check(speed >= 0.0 && radius > 0.0)
+}
+
+/// Whether [`par_update`] and its kin run `len` items of a light phase on one thread.
+fn one_thread((threads, per_thread): (usize, usize), len: usize) -> bool {
+    threads.min(len / per_thread).max(1) == 1
+}
+
+/// The step's record of agent `a` (gathered as `g`, at `pos`).
+#[inline]
+fn body_of(a: &Agent, g: &Gathered, pos: Vec2) -> Body {
+    Body {
+        pos,
+        vel: a.velocity,
+        radius: a.radius,
+        speed: a.speed,
+        yaw: a.yaw,
+        fwd: a.heading2(),
+        max_turn_rate: a.max_turn_rate,
+        fov_range: a.fov_range,
+        cos_half_fov: g.cos_half_fov,
+        repel_force: a.repel_force,
+        steer_to: g.steer_to,
+        target: Vec2::new(a.target.x, a.target.z),
+        final_leg: g.final_leg,
+        arrival_radius: a.arrival_radius,
+        priority: a.priority,
+        layer: a.layer,
+        mask: a.mask,
+        arrived: a.state == AgentState::Arrived,
+        blocked: a.state == AgentState::Blocked,
+        settled_at: a.settled_at,
+        slot: g.slot,
+        ..Body::default()
+    }
 }
 
 /// Runs `f(k, &mut a[k], &mut b[k])` for every k (`a` and `b` have equal lengths), on up to
@@ -340,6 +376,7 @@ impl Crowd {
             gathered: Vec::with_capacity(capacity),
             gathered_pos: Vec::with_capacity(capacity),
             rank: Vec::with_capacity(capacity),
+            inverse: Vec::with_capacity(capacity),
             sorted: Vec::with_capacity(capacity),
             stepped: Vec::with_capacity(capacity),
             decisions: Vec::with_capacity(capacity),
@@ -528,6 +565,7 @@ impl Crowd {
         }
         a.position = position;
         a.yaw = yaw;
+        a.heading = forward2(yaw);
         if a.state == AgentState::Invalid {
             a.state = AgentState::Moving;
         }
@@ -757,36 +795,30 @@ impl Crowd {
         {
             let (agents, gathered) = (&self.agents.items, &self.gathered);
             let (gathered_pos, order) = (&self.gathered_pos, self.grid.order());
-            par_update2(light, &mut self.sorted, &mut self.pos, |s, b, p| {
-                let i = order[s] as usize;
-                let (g, pos) = (&gathered[i], gathered_pos[i]);
+            let body = |i: usize| {
+                let g = &gathered[i];
                 let a = agents[g.slot as usize].as_ref().expect("live slot");
-                *b = Body {
-                    pos,
-                    vel: a.velocity,
-                    radius: a.radius,
-                    speed: a.speed,
-                    yaw: a.yaw,
-                    fwd: a.heading2(),
-                    max_turn_rate: a.max_turn_rate,
-                    fov_range: a.fov_range,
-                    cos_half_fov: g.cos_half_fov,
-                    repel_force: a.repel_force,
-                    steer_to: g.steer_to,
-                    target: Vec2::new(a.target.x, a.target.z),
-                    final_leg: g.final_leg,
-                    arrival_radius: a.arrival_radius,
-                    priority: a.priority,
-                    layer: a.layer,
-                    mask: a.mask,
-                    arrived: a.state == AgentState::Arrived,
-                    blocked: a.state == AgentState::Blocked,
-                    settled_at: a.settled_at,
-                    slot: g.slot,
-                    ..Body::default()
-                };
-                *p = pos;
-            });
+                body_of(a, g, gathered_pos[i])
+            };
+            if one_thread(light, n) {
+                // In slot order (the agents read in sequence), each body written to its
+                // place in cell order: at 100 k agents a quarter faster than reading the
+                // agents in cell order.
+                self.inverse.resize(n, 0);
+                for (s, &i) in order.iter().enumerate() {
+                    self.inverse[i as usize] = s as u32;
+                }
+                for (i, &s) in self.inverse.iter().enumerate() {
+                    let b = body(i);
+                    self.pos[s as usize] = b.pos;
+                    self.sorted[s as usize] = b;
+                }
+            } else {
+                par_update2(light, &mut self.sorted, &mut self.pos, |s, b, p| {
+                    *b = body(order[s] as usize);
+                    *p = b.pos;
+                });
+            }
         }
         self.decisions.resize(n, Decision::default());
         self.stepped.resize(n, Vec2::ZERO);
@@ -1015,11 +1047,8 @@ impl Crowd {
         } = &mut self.agents;
         let (bodies, decisions, finals) = (&self.bodies, &self.decisions, &self.finals);
         let (rank, obstacle_ids) = (&self.rank, &self.obstacle_ids);
-        par_update((threads, MIN_LIGHT_PER_THREAD), items, |slot, item| {
-            let k = rank[slot] as usize;
-            let (Some(a), Some(b)) = (item.as_mut(), bodies.get(k)) else {
-                return;
-            };
+        let write = |a: &mut Agent, k: usize| {
+            let b = &bodies[k];
             let d = &decisions[b.decision as usize];
             let hit_id = match d.hit.kind {
                 HitKind::None => 0,
@@ -1034,7 +1063,7 @@ impl Crowd {
             a.position.x = p.x;
             a.position.z = p.y;
             a.yaw = b.yaw;
-            a.heading = (b.yaw.to_bits(), b.fwd);
+            a.heading = b.fwd;
             a.velocity = if finals[k].reverted {
                 Vec2::ZERO
             } else {
@@ -1056,7 +1085,23 @@ impl Crowd {
                 point: Vec3::new(d.hit.point.x, y, d.hit.point.y),
                 normal: Vec3::new(d.hit.normal.x, 0.0, d.hit.normal.y),
             };
-        });
+        };
+        let light = (threads, MIN_LIGHT_PER_THREAD);
+        if one_thread(light, items.len()) {
+            // In body order (the step's arrays read in sequence), each written to its slot.
+            for (k, b) in bodies.iter().enumerate() {
+                if let Some(a) = items[b.slot as usize].as_mut() {
+                    write(a, k);
+                }
+            }
+        } else {
+            par_update(light, items, |slot, item| {
+                let k = rank[slot] as usize;
+                if let (Some(a), true) = (item.as_mut(), k < bodies.len()) {
+                    write(a, k);
+                }
+            });
+        }
     }
 
     /// The overlap guard, after the projection (which a dense crush can leave unconverged):
