@@ -609,7 +609,7 @@ fn finish_batch(
     dt: f32,
 ) {
     let mut out = [(0.0f32, Vec2::ZERO); TURN_LANES];
-    turn_lanes(input, true, &mut out);
+    turn_lanes(input, super::turn::TurnLevel::Avx512, &mut out);
     for (&k, &(yaw, heading)) in at.iter().zip(&out) {
         let d = &mut decisions[k];
         let close = d.close;
