@@ -63,7 +63,6 @@ impl Scan {
     }
 
     /// Whether the AVX2 builds (or better) may run.
-    #[allow(dead_code)] // Wired with the AVX2 kernels.
     pub(crate) fn avx2(self) -> bool {
         self.level >= Simd::Avx2
     }

@@ -532,7 +532,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     d.want = want;
     d.block = block;
     // Batched only where the lanes run: one by one, the turn is cheapest made right here.
-    if n_close <= KEPT && w.scan.avx512() {
+    if n_close <= KEPT && w.scan.avx2() {
         // The turn's trigonometry is left to `finish_turns`, batched over agents.
         d.pending = true;
         d.yaw = turn_in.yaw;
@@ -576,10 +576,10 @@ fn walk(b: &Body, d: &mut Decision, yaw: f32, heading: Vec2, close: &[(Vec2, f32
 }
 
 /// Makes the turns and walks [`steer`] left pending, [`TURN_LANES`] decisions at a time
-/// (`decisions[k]` is `bodies[k]`'s). Same bits as finishing each in `steer`. Only the AVX-512
-/// build leaves turns pending.
+/// (`decisions[k]` is `bodies[k]`'s). Same bits as finishing each in `steer`. Only the lane
+/// builds (AVX2, AVX-512) leave turns pending.
 pub(crate) fn finish_turns(bodies: &[Body], decisions: &mut [Decision], dt: f32, scan: Scan) {
-    if !scan.avx512() {
+    if !scan.avx2() {
         return;
     }
     let mut at = [0usize; TURN_LANES];
@@ -598,11 +598,11 @@ pub(crate) fn finish_turns(bodies: &[Body], decisions: &mut [Decision], dt: f32,
         };
         n += 1;
         if n == TURN_LANES {
-            finish_batch(bodies, decisions, &at, &input, dt);
+            finish_batch(bodies, decisions, &at, &input, dt, scan);
             n = 0;
         }
     }
-    finish_batch(bodies, decisions, &at[..n], &input[..n], dt);
+    finish_batch(bodies, decisions, &at[..n], &input[..n], dt, scan);
 }
 
 /// One batch of [`finish_turns`]: the turns of `input` (pending decisions `at`), then their
@@ -613,9 +613,10 @@ fn finish_batch(
     at: &[usize],
     input: &[TurnIn],
     dt: f32,
+    scan: Scan,
 ) {
     let mut out = [(0.0f32, Vec2::ZERO); TURN_LANES];
-    turn_lanes(input, true, &mut out);
+    turn_lanes(input, scan, &mut out);
     for (&k, &(yaw, heading)) in at.iter().zip(&out) {
         let d = &mut decisions[k];
         let close = d.close;

@@ -6,17 +6,20 @@
 //! It is a long chain of dependent f64 operations (two divisions, two polynomials, three
 //! reductions) at the end of every agent's steer, where it stalled the next agent's work. The
 //! steer leaves it pending and the step finishes all turns in one pass afterwards: eight
-//! agents at a time in AVX-512 lanes where the CPU has them, otherwise one by one (still
-//! faster: consecutive agents' chains overlap).
+//! agents at a time in AVX-512 lanes (one 8 × f64 register) or AVX2 lanes (two 4 × f64
+//! registers, worked in step) where the CPU has them, otherwise one by one (still faster:
+//! consecutive agents' chains overlap).
 //!
-//! The lane build performs, lane by lane, exactly the operations of the scalar functions in
+//! Both lane builds perform, lane by lane, exactly the operations of the scalar functions in
 //! [`super::angle`] (IEEE add, multiply, divide and conversions, no fused multiply-add; the
-//! branches become blends that pick the same values), so both give the same bits.
+//! branches become blends that pick the same values), so all three give the same bits.
 
 use glam::Vec2;
 
 use super::agent::{forward2, yaw_of};
 use super::angle::wrap;
+use super::scan::Scan;
+use crate::simd::Simd;
 
 /// Agents turned per lane pass.
 pub(crate) const LANES: usize = 8;
@@ -41,20 +44,27 @@ pub(crate) fn turn(t: TurnIn) -> (f32, Vec2) {
     (yaw, forward2(yaw))
 }
 
-/// [`turn`] of up to [`LANES`] agents, with AVX-512 when `avx512` (the CPU must have
-/// AVX-512F and AVX-512VL), into `out`.
+/// [`turn`] of up to [`LANES`] agents into `out`, in the lanes `kernels` found on this CPU
+/// when `input` is a full batch; partial batches, batches the lanes refuse and the portable
+/// build are turned one by one. The bits are the same either way.
 #[inline]
-pub(crate) fn turn_lanes(input: &[TurnIn], avx512: bool, out: &mut [(f32, Vec2); LANES]) {
+pub(crate) fn turn_lanes(input: &[TurnIn], kernels: Scan, out: &mut [(f32, Vec2); LANES]) {
     debug_assert!(input.len() <= LANES);
     #[cfg(target_arch = "x86_64")]
-    if avx512 && input.len() == LANES {
+    if input.len() == LANES {
         let input: &[TurnIn; LANES] = input.try_into().expect("LANES inputs");
-        // SAFETY: the caller found AVX-512F and AVX-512VL on this CPU.
-        if unsafe { turn_avx512(input, out) } {
+        let done = match kernels.level() {
+            Simd::Portable => false,
+            // SAFETY: `Scan::detect` found AVX2 on this CPU.
+            Simd::Avx2 => unsafe { turn_avx2(input, out) },
+            // SAFETY: `Scan::detect` found AVX-512F and AVX-512VL on this CPU.
+            Simd::Avx512 => unsafe { turn_avx512(input, out) },
+        };
+        if done {
             return;
         }
     }
-    let _ = avx512;
+    let _ = kernels;
     for (o, &t) in out.iter_mut().zip(input) {
         *o = turn(t);
     }
@@ -234,13 +244,322 @@ unsafe fn turn_avx512(input: &[TurnIn; LANES], out: &mut [(f32, Vec2); LANES]) -
     true
 }
 
+/// The AVX2 lane helpers: the operations of `crowd::angle` on `Wide`, eight f64 lanes held
+/// as two 4-lane AVX registers. Every helper applies one instruction to both halves in turn,
+/// so a kernel written with them interleaves the two independent dependency chains (each
+/// instruction of half 1 can issue while half 0 waits on its predecessor). Measured on an
+/// AVX-512 Xeon, running the two halves one after the other was as fast (the out-of-order
+/// core overlaps them too); the interleaved form is kept as it needs one kernel only.
+///
+/// Only AVX instructions are used (compare with `_mm256_cmp_pd`, select with
+/// `_mm256_blendv_pd`); never a fused multiply-add.
+#[cfg(target_arch = "x86_64")]
+mod lanes2 {
+    use core::arch::x86_64::*;
+    use core::f64::consts::{FRAC_PI_2, FRAC_PI_4, PI, TAU};
+
+    /// 1.5 · 2⁵² (as in `angle::reduce`).
+    const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
+
+    /// Eight f64 lanes: lanes 0–3 in `.0[0]`, lanes 4–7 in `.0[1]`. Also used for lane masks
+    /// (all bits set where true), as `_mm256_cmp_pd` gives them.
+    #[derive(Clone, Copy)]
+    pub(super) struct Wide(pub(super) [__m256d; 2]);
+
+    /// `Wide([f(a₀, b₀, …), f(a₁, b₁, …)])`: one intrinsic on both halves.
+    macro_rules! both {
+        ($f:expr, $($x:expr),+) => {
+            Wide([$f($($x.0[0]),+), $f($($x.0[1]),+)])
+        };
+    }
+
+    /// x in every lane.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn splat(x: f64) -> Wide {
+        let v = _mm256_set1_pd(x);
+        Wide([v, v])
+    }
+
+    /// a + b.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn add(a: Wide, b: Wide) -> Wide {
+        both!(_mm256_add_pd, a, b)
+    }
+
+    /// a − b.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn sub(a: Wide, b: Wide) -> Wide {
+        both!(_mm256_sub_pd, a, b)
+    }
+
+    /// a · b.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn mul(a: Wide, b: Wide) -> Wide {
+        both!(_mm256_mul_pd, a, b)
+    }
+
+    /// a / b.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn div(a: Wide, b: Wide) -> Wide {
+        both!(_mm256_div_pd, a, b)
+    }
+
+    /// c + a · b, as two rounded operations (never fused).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn mul_add(a: Wide, b: Wide, c: Wide) -> Wide {
+        add(c, mul(a, b))
+    }
+
+    /// −x (the sign bit flipped, as scalar negation).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn neg(x: Wide) -> Wide {
+        both!(_mm256_xor_pd, x, splat(-0.0))
+    }
+
+    /// |x| (the sign bit cleared, as `f64::abs`).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn abs(x: Wide) -> Wide {
+        both!(_mm256_andnot_pd, splat(-0.0), x)
+    }
+
+    /// The mask of a < b (false where either is NaN).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn lt(a: Wide, b: Wide) -> Wide {
+        both!(_mm256_cmp_pd::<_CMP_LT_OQ>, a, b)
+    }
+
+    /// The mask of a > b (false where either is NaN).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn gt(a: Wide, b: Wide) -> Wide {
+        both!(_mm256_cmp_pd::<_CMP_GT_OQ>, a, b)
+    }
+
+    /// The mask of a = b (false where either is NaN).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn eq(a: Wide, b: Wide) -> Wide {
+        both!(_mm256_cmp_pd::<_CMP_EQ_OQ>, a, b)
+    }
+
+    /// The mask of a or b.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn or(a: Wide, b: Wide) -> Wide {
+        both!(_mm256_or_pd, a, b)
+    }
+
+    /// b where `m`, else a (the argument order of `_mm512_mask_blend_pd`, so the kernels
+    /// read as the AVX-512 ones).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn blend(m: Wide, a: Wide, b: Wide) -> Wide {
+        both!(_mm256_blendv_pd, a, b, m)
+    }
+
+    /// Eight f32 widened to f64 (exact).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn widen(v: __m256) -> Wide {
+        Wide([
+            _mm256_cvtps_pd(_mm256_castps256_ps128(v)),
+            _mm256_cvtps_pd(_mm256_extractf128_ps::<1>(v)),
+        ])
+    }
+
+    /// Eight f64 rounded to f32 (to nearest, as `as f32`).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn narrow(x: Wide) -> __m256 {
+        _mm256_set_m128(_mm256_cvtpd_ps(x.0[1]), _mm256_cvtpd_ps(x.0[0]))
+    }
+
+    /// Whether every lane is within `reduce`'s fast range: |a| ≤ 10⁹ (so not NaN).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn reducible(a: Wide) -> bool {
+        let ok = both!(_mm256_cmp_pd::<_CMP_LE_OQ>, abs(a), splat(1e9));
+        _mm256_movemask_pd(ok.0[0]) & _mm256_movemask_pd(ok.0[1]) == 0b1111
+    }
+
+    /// `angle::reduce` on lanes whose |a| ≤ 10⁹ (the caller checks): r = a − 2π·n with
+    /// n = (a · (1/2π) + 1.5·2⁵²) − 1.5·2⁵², then clamped to [−π, π] as `f64::clamp` does
+    /// (below −π gives −π, then above π gives π).
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn reduce(a: Wide) -> Wide {
+        let n = sub(
+            add(mul(a, splat(1.0 / TAU)), splat(ROUND_MAGIC)),
+            splat(ROUND_MAGIC),
+        );
+        let r = sub(a, mul(n, splat(TAU)));
+        let r = blend(lt(r, splat(-PI)), r, splat(-PI));
+        blend(gt(r, splat(PI)), r, splat(PI))
+    }
+
+    /// `angle::atan2(y, x)` lane by lane: z = min(|y|, |x|) / max(|y|, |x|), folded to
+    /// (z − 1)/(z + 1) with base π/4 above tan(π/8), the odd series to z¹⁷ in Horner form,
+    /// then the octant from `steep` (π/2 − a), x < 0 (π − a) and y < 0 (−a); 0 where both
+    /// are zero.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn atan2(y: Wide, x: Wide) -> Wide {
+        let (ay, ax) = (abs(y), abs(x));
+        let steep = gt(ay, ax);
+        let lo = blend(steep, ay, ax);
+        let hi = blend(steep, ax, ay);
+        let zero = eq(hi, splat(0.0));
+        let z = div(lo, hi);
+        let folded = gt(z, splat(0.414_213_562_373_095_1));
+        let zf = div(sub(z, splat(1.0)), add(z, splat(1.0)));
+        let z = blend(folded, z, zf);
+        let base = blend(folded, splat(0.0), splat(FRAC_PI_4));
+        let z2 = mul(z, z);
+        let t = splat(1.0 / 17.0);
+        let t = mul_add(z2, t, splat(-1.0 / 15.0));
+        let t = mul_add(z2, t, splat(1.0 / 13.0));
+        let t = mul_add(z2, t, splat(-1.0 / 11.0));
+        let t = mul_add(z2, t, splat(1.0 / 9.0));
+        let t = mul_add(z2, t, splat(-1.0 / 7.0));
+        let t = mul_add(z2, t, splat(1.0 / 5.0));
+        let t = mul_add(z2, t, splat(-1.0 / 3.0));
+        let t = mul_add(z2, t, splat(1.0));
+        let p = mul(z, t);
+        let a = add(base, p);
+        let a = blend(steep, a, sub(splat(FRAC_PI_2), a));
+        let a = blend(lt(x, splat(0.0)), a, sub(splat(PI), a));
+        let a = blend(lt(y, splat(0.0)), a, neg(a));
+        blend(zero, a, splat(0.0))
+    }
+
+    /// `angle::sin_cos` lane by lane, from the reduced angle r: x = π − r above π/2, −π − r
+    /// below −π/2, else r; then the series of sin x to x¹¹ and cos x to x¹² in Horner form,
+    /// the cosine negated where r was folded.
+    #[inline]
+    #[target_feature(enable = "avx")]
+    pub(super) fn sin_cos(r: Wide) -> (Wide, Wide) {
+        let above = gt(r, splat(FRAC_PI_2));
+        let below = lt(r, splat(-FRAC_PI_2));
+        let x = blend(below, r, sub(splat(-PI), r));
+        let x = blend(above, x, sub(splat(PI), r));
+        let x2 = mul(x, x);
+        let t = splat(-1.0 / 39_916_800.0);
+        let t = mul_add(x2, t, splat(1.0 / 362_880.0));
+        let t = mul_add(x2, t, splat(-1.0 / 5_040.0));
+        let t = mul_add(x2, t, splat(1.0 / 120.0));
+        let t = mul_add(x2, t, splat(-1.0 / 6.0));
+        let t = mul_add(x2, t, splat(1.0));
+        let s = mul(x, t);
+        let t = splat(1.0 / 479_001_600.0);
+        let t = mul_add(x2, t, splat(-1.0 / 3_628_800.0));
+        let t = mul_add(x2, t, splat(1.0 / 40_320.0));
+        let t = mul_add(x2, t, splat(-1.0 / 720.0));
+        let t = mul_add(x2, t, splat(1.0 / 24.0));
+        let t = mul_add(x2, t, splat(-0.5));
+        let c = mul_add(x2, t, splat(1.0));
+        (s, blend(or(above, below), c, neg(c)))
+    }
+}
+
+/// [`turn`] of eight agents in AVX2 lanes (two halves of four, worked in step); false
+/// (nothing written) when an angle is outside the lanes' reduction range or NaN, for the
+/// scalar path to handle — as [`turn_avx512`].
+///
+/// It uses AVX instructions only; it is enabled, and dispatched, as AVX2.
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+unsafe fn turn_avx2(input: &[TurnIn; LANES], out: &mut [(f32, Vec2); LANES]) -> bool {
+    use core::arch::x86_64::*;
+    use lanes2::*;
+    let col = |f: fn(&TurnIn) -> f32| -> __m256 {
+        let v: [f32; LANES] = core::array::from_fn(|i| f(&input[i]));
+        // SAFETY: eight f32.
+        unsafe { _mm256_loadu_ps(v.as_ptr()) }
+    };
+    let (wx, wz, yaw, cap) = (
+        col(|t| t.want.x),
+        col(|t| t.want.y),
+        col(|t| t.yaw),
+        col(|t| t.max_turn),
+    );
+    // yaw_of(w) = atan2(wₓ, w_z), rounded to f32; δ = wrap(that − ψ) in f32.
+    let toward = narrow(atan2(widen(wx), widen(wz)));
+    let d = widen(_mm256_sub_ps(toward, yaw));
+    if !reducible(d) {
+        return false;
+    }
+    let delta = narrow(reduce(d));
+    // f32::clamp(δ, −m, m): below −m gives −m, then above m gives m.
+    let lo = _mm256_xor_ps(cap, _mm256_set1_ps(-0.0));
+    let t = _mm256_blendv_ps(delta, lo, _mm256_cmp_ps::<_CMP_LT_OQ>(delta, lo));
+    let t = _mm256_blendv_ps(t, cap, _mm256_cmp_ps::<_CMP_GT_OQ>(t, cap));
+    let y = widen(_mm256_add_ps(yaw, t));
+    if !reducible(y) {
+        return false;
+    }
+    let new_yaw = narrow(reduce(y));
+    let (s, c) = sin_cos(reduce(widen(new_yaw)));
+    let (mut ys, mut ss, mut cs) = ([0f32; LANES], [0f32; LANES], [0f32; LANES]);
+    // SAFETY: eight f32 each.
+    unsafe {
+        _mm256_storeu_ps(ys.as_mut_ptr(), new_yaw);
+        _mm256_storeu_ps(ss.as_mut_ptr(), narrow(s));
+        _mm256_storeu_ps(cs.as_mut_ptr(), narrow(c));
+    }
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = (ys[i], Vec2::new(ss[i], cs[i]));
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// One lane kernel called directly: `turn_avx2` or `turn_avx512`.
+    #[cfg(target_arch = "x86_64")]
+    type Kernel = unsafe fn(&[TurnIn; LANES], &mut [(f32, Vec2); LANES]) -> bool;
+
+    /// Every level this CPU runs, and each lane build bit for bit against [`turn`] on the
+    /// same inputs (random directions, yaws and caps; wants (0, −1), (−0, 1), zero, subnormal,
+    /// huge and NaN; yaws ±0, ±10⁻³⁰, ±1, and 3·10⁹, 10²⁰, NaN and ±∞, which the lanes refuse;
+    /// caps 0, 10⁻³⁰, 4, 10³⁰ and ∞). A refused batch must leave
+    /// `out` untouched, and most batches must go through the lanes (so a kernel that always
+    /// refuses fails).
     #[test]
     fn lanes_give_the_scalar_bits() {
-        let avx512 = super::super::scan::Scan::detect(crate::simd::Simd::Avx512).avx512();
+        let best = Scan::detect(Simd::Avx512);
+        #[cfg(target_arch = "x86_64")]
+        let (avx2, avx512) = (best.avx2(), best.avx512());
+        // Every build this CPU runs.
+        let levels: Vec<Scan> = [Simd::Portable, Simd::Avx2, Simd::Avx512]
+            .into_iter()
+            .filter(|&cap| cap <= best.level())
+            .map(Scan::detect)
+            .collect();
+        #[cfg(target_arch = "x86_64")]
+        let kernels: Vec<(&str, Kernel)> = [
+            (avx2, "avx2", turn_avx2 as Kernel),
+            (avx512, "avx512", turn_avx512 as Kernel),
+        ]
+        .into_iter()
+        .filter_map(|(ok, name, k)| ok.then_some((name, k)))
+        .collect();
+        #[cfg(target_arch = "x86_64")]
+        let mut taken = vec![0u32; kernels.len()];
+        let bits = |(y, h): (f32, Vec2)| (y.to_bits(), h.x.to_bits(), h.y.to_bits());
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = || {
             seed ^= seed << 13;
@@ -248,8 +567,35 @@ mod tests {
             seed ^= seed << 17;
             seed
         };
-        let specials = [0.0f32, -0.0, 1e-30, -1e-30, 1.0, -1.0, 3.0e9, 1e20];
-        for case in 0..200_000u32 {
+        let specials = [
+            0.0f32,
+            -0.0,
+            1e-30,
+            -1e-30,
+            1.0,
+            -1.0,
+            3.0e9,
+            1e20,
+            f32::NAN,
+            f32::INFINITY,
+            -f32::INFINITY,
+        ];
+        let wants = [
+            Vec2::ZERO,
+            Vec2::new(-0.0, -0.0),
+            Vec2::new(1e-40, -1e-40),
+            Vec2::new(-3e38, 3e38),
+            Vec2::new(0.0, -1.0),
+            Vec2::new(f32::NAN, 1.0),
+            Vec2::new(1.0, f32::NAN),
+            Vec2::new(
+                core::f32::consts::FRAC_1_SQRT_2,
+                -core::f32::consts::FRAC_1_SQRT_2,
+            ),
+        ];
+        let caps = [0.0f32, 1e-30, 4.0, 1e30, f32::INFINITY];
+        let cases = 200_000u32;
+        for case in 0..cases {
             let input: Vec<TurnIn> = (0..LANES)
                 .map(|_| {
                     let r = next();
@@ -258,6 +604,7 @@ mod tests {
                     let want = match case % 7 {
                         0 => Vec2::new(0.0, -1.0),
                         1 => Vec2::new(-0.0, 1.0),
+                        _ if case % 17 == 2 => wants[(r >> 40) as usize % wants.len()],
                         _ => want,
                     };
                     let yaw = if case % 11 == 0 {
@@ -266,7 +613,7 @@ mod tests {
                         f(2)
                     };
                     let max_turn = if case % 13 == 0 {
-                        0.0
+                        caps[(r >> 40) as usize % caps.len()]
                     } else {
                         f(3).abs() * 0.3
                     };
@@ -277,16 +624,35 @@ mod tests {
                     }
                 })
                 .collect();
-            let mut out = [(0.0, Vec2::ZERO); LANES];
-            turn_lanes(&input, avx512, &mut out);
-            for (o, &t) in out.iter().zip(&input) {
-                let (y, h) = turn(t);
-                assert_eq!(
-                    (o.0.to_bits(), o.1.x.to_bits(), o.1.y.to_bits()),
-                    (y.to_bits(), h.x.to_bits(), h.y.to_bits()),
-                    "{t:?}"
-                );
+            let want: Vec<_> = input.iter().map(|&t| bits(turn(t))).collect();
+            for &level in &levels {
+                let mut out = [(0.0, Vec2::ZERO); LANES];
+                turn_lanes(&input, level, &mut out);
+                for (i, &o) in out.iter().enumerate() {
+                    assert_eq!(bits(o), want[i], "{level:?} {:?}", input[i]);
+                }
             }
+            #[cfg(target_arch = "x86_64")]
+            for (&(name, kernel), taken) in kernels.iter().zip(&mut taken) {
+                let full: &[TurnIn; LANES] = input.as_slice().try_into().unwrap();
+                let sentinel = (f32::from_bits(0x7fc0_dead), Vec2::splat(-7.0));
+                let mut out = [sentinel; LANES];
+                // SAFETY: `kernels` holds only the builds this CPU supports.
+                if unsafe { kernel(full, &mut out) } {
+                    *taken += 1;
+                    for (i, &o) in out.iter().enumerate() {
+                        assert_eq!(bits(o), want[i], "{name} {:?}", input[i]);
+                    }
+                } else {
+                    assert!(out.iter().all(|&o| bits(o) == bits(sentinel)), "{name}");
+                }
+            }
+        }
+        // About 1 batch in 11 holds huge or NaN yaws and 1 in 19 NaN wants (refused); the
+        // rest must have run in lanes.
+        #[cfg(target_arch = "x86_64")]
+        for (&(name, _), &taken) in kernels.iter().zip(&taken) {
+            assert!(taken >= cases * 8 / 10 && taken < cases, "{name}: {taken}");
         }
     }
 }
