@@ -63,11 +63,13 @@ impl Scan {
     }
 
     /// Whether the AVX2 builds (or better) may run.
+    #[allow(dead_code)] // Wired with the AVX2 kernels.
     pub(crate) fn avx2(self) -> bool {
         self.level >= Simd::Avx2
     }
 
     /// The portable build only.
+    #[cfg(any(test, not(target_arch = "x86_64")))]
     pub(crate) fn portable() -> Self {
         Scan {
             level: Simd::Portable,

@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn lanes_give_the_scalar_bits() {
-        let avx512 = super::super::scan::Scan::detect().avx512();
+        let avx512 = super::super::scan::Scan::detect(crate::simd::Simd::Avx512).avx512();
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = || {
             seed ^= seed << 13;
