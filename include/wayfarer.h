@@ -247,6 +247,29 @@ WfStatus wf_crowd_set_defaults(struct WfCrowd *crowd,
                                float repel_force,
                                float arrival_radius);
 
+// Caps the memory of planned routes (`WF_ROUTE_PLANNED`): the crowd caches at most
+// `max_fields` distance fields (one per goal block and agent size, least recently used
+// dropped first), each one `float` per planning cell, so at most `max_fields × cells × 4`
+// bytes, the planning grid having about 65 536 cells at most (256 KiB per field). The
+// default and the most accepted is 512 (128 MiB). Lowering it below the fields now cached
+// frees the least recently used ones at once. A cache smaller than the number of distinct
+// goals in use thrashes: agents walk straight at their targets while they wait for a field,
+// so they arrive later and may stick behind obstacles for a while. 0 or more than 512:
+// `WF_STATUS_INVALID_ARGUMENT`, and nothing changes.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd.
+WfStatus wf_crowd_set_route_cache(struct WfCrowd *crowd,
+                                  size_t max_fields);
+
+// Writes the cap on cached distance fields set by `wf_crowd_set_route_cache` (512 unless
+// lowered).
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; `out_max_fields` NULL or valid.
+WfStatus wf_crowd_route_cache(const struct WfCrowd *crowd,
+                              size_t *out_max_fields);
+
 // Adds an agent at `position` (3 floats) facing `yaw` (radians, 0 = +Z, clockwise from
 // above) with walking `speed` (m/s, ≥ 0) and body `radius` (m, > 0); writes its id. Its
 // target is where it stands until `wf_crowd_set_target`. Full crowd: `WF_STATUS_INVALID_COUNT`.

@@ -80,6 +80,29 @@ fn every_export_round_trips_and_refuses_bad_input() {
             wf_crowd_set_defaults(c.0, 6.0, 4.0, 4.0, 1.5, 0.2),
             WfStatus::InvalidArgument
         );
+        let mut cap = 0usize;
+        assert_eq!(wf_crowd_route_cache(c.0, &mut cap), WfStatus::Ok);
+        assert_eq!(cap, 512);
+        assert_eq!(wf_crowd_set_route_cache(c.0, 8), WfStatus::Ok);
+        for bad in [0, 513, usize::MAX] {
+            assert_eq!(
+                wf_crowd_set_route_cache(c.0, bad),
+                WfStatus::InvalidArgument
+            );
+        }
+        assert_eq!(
+            wf_crowd_set_route_cache(null_mut(), 8),
+            WfStatus::NullPointer
+        );
+        assert_eq!(wf_crowd_route_cache(c.0, &mut cap), WfStatus::Ok);
+        assert_eq!(cap, 8, "refused calls changed nothing");
+        let mut untouched_cap = 77usize;
+        assert_eq!(
+            wf_crowd_route_cache(null(), &mut untouched_cap),
+            WfStatus::NullPointer
+        );
+        assert_eq!(wf_crowd_route_cache(c.0, null_mut()), WfStatus::NullPointer);
+        assert_eq!(untouched_cap, 77);
         let corners = [1.0f32, 0.0, 3.0];
         assert_eq!(
             wf_crowd_set_waypoints(c.0, a, corners.as_ptr(), 1),

@@ -21,12 +21,14 @@ pub const MIN_PLANNER_CELL: f32 = 0.25;
 pub const PLANNER_MARGIN: f32 = 4.0;
 /// Clearance is measured up to this distance, metres (larger agents plan as this radius).
 pub const CLEARANCE_CAP: f32 = 3.0;
-/// Distance fields kept; the least recently used is dropped beyond this. Each holds one `f32`
-/// per planning cell (at most `MAX_PLANNER_CELLS`: 256 KiB), allocated as distinct goals
-/// appear, so the cache peaks at 128 MiB for a crowd with 512 distinct goals on the finest grid.
-/// A smaller cache thrashes when many agents have goals of their own (SteerSuite `forest`: 500
-/// agents with 64 fields mostly walked straight, waiting for a field, and 16 % stuck behind
-/// boxes; with 512, 1 %).
+/// Distance fields kept by default, and the most
+/// [`Crowd::set_route_cache`](super::Crowd::set_route_cache) accepts; the least recently used
+/// is dropped beyond the cap. Each holds one `f32` per planning cell (about
+/// `MAX_PLANNER_CELLS` at most, see [`Planner::cells`]: 256 KiB), allocated as distinct goals
+/// appear, so the cache peaks at 128 MiB for a crowd with 512 distinct goals on the finest
+/// grid. A smaller cache thrashes when many agents have goals of their own (SteerSuite
+/// `forest`: 500 agents with 64 fields mostly walked straight, waiting for a field, and 16 %
+/// stuck behind boxes; with 512, 1 %).
 pub const MAX_FIELDS: usize = 512;
 /// Goals within one block of this edge (metres) share a distance field.
 pub const GOAL_BLOCK: f32 = 2.0;
@@ -50,7 +52,7 @@ struct Field {
 }
 
 /// The route planner of a crowd.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Planner {
     origin: Vec2,
     cell: f32,
@@ -58,10 +60,31 @@ pub struct Planner {
     nz: usize,
     clearance: Vec<f32>,
     fields: Vec<Field>,
+    /// Most fields cached (1..=[`MAX_FIELDS`]).
+    max_fields: usize,
     tick: u64,
     computed: u64,
     heap: BinaryHeap<Reverse<(u32, u32)>>,
     budget: u32,
+}
+
+impl Default for Planner {
+    /// No grid, no fields, a cache of [`MAX_FIELDS`].
+    fn default() -> Self {
+        Self {
+            origin: Vec2::ZERO,
+            cell: 0.0,
+            nx: 0,
+            nz: 0,
+            clearance: Vec::new(),
+            fields: Vec::new(),
+            max_fields: MAX_FIELDS,
+            tick: 0,
+            computed: 0,
+            heap: BinaryHeap::new(),
+            budget: 0,
+        }
+    }
 }
 
 impl Planner {
@@ -116,14 +139,51 @@ impl Planner {
         }
     }
 
+    /// Cells of the planning grid (0 when there are no obstacles): each cached distance field
+    /// holds one `f32` per cell. At most `MAX_PLANNER_CELLS` (65 536) plus one row and one
+    /// column of rounding, so about 256 KiB per field on a large world.
+    pub fn cells(&self) -> usize {
+        self.nx * self.nz
+    }
+
     /// Distance fields computed so far (cache misses).
     pub fn fields_computed(&self) -> u64 {
         self.computed
     }
 
-    /// Distance fields currently cached.
+    /// Distance fields currently cached (at most [`Self::max_fields`]).
     pub fn fields_cached(&self) -> usize {
         self.fields.len()
+    }
+
+    /// Bytes held by the cached distance fields: 4 per planning cell per field, so at most
+    /// `max_fields() × cells() × 4` (about 256 KiB per field on a large world). The
+    /// clearance grid (one more `f32` per cell) and the bookkeeping are not counted.
+    pub fn field_bytes(&self) -> usize {
+        self.fields
+            .iter()
+            .map(|f| f.dist.capacity() * core::mem::size_of::<f32>())
+            .sum()
+    }
+
+    /// Most distance fields cached: [`MAX_FIELDS`] unless lowered by
+    /// [`Crowd::set_route_cache`](super::Crowd::set_route_cache).
+    pub fn max_fields(&self) -> usize {
+        self.max_fields
+    }
+
+    /// Caps the cache at `max_fields` (clamped to 1..=[`MAX_FIELDS`]; `Crowd::set_route_cache`
+    /// refuses values outside), dropping the least recently used fields beyond it now and
+    /// freeing their memory.
+    pub(crate) fn set_max_fields(&mut self, max_fields: usize) {
+        let max_fields = max_fields.clamp(1, MAX_FIELDS);
+        self.max_fields = max_fields;
+        if self.fields.len() > max_fields {
+            // Most recently used first; `used` is unique per field (one tick per lookup).
+            self.fields.sort_unstable_by_key(|f| Reverse(f.used));
+            self.fields.truncate(max_fields);
+            self.fields.shrink_to_fit();
+        }
     }
 
     fn center(&self, c: usize) -> Vec2 {
@@ -249,7 +309,7 @@ impl Planner {
             return None;
         }
         self.budget -= 1;
-        let mut dist = if self.fields.len() >= MAX_FIELDS {
+        let mut dist = if self.fields.len() >= self.max_fields {
             let (i, _) = self
                 .fields
                 .iter()
@@ -502,5 +562,136 @@ impl Planner {
             probe *= 2;
         }
         Some((chosen, false))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crowd::scenario::Scenario;
+    use crate::crowd::{Crowd, CrowdError};
+
+    /// An obstacle field whose 40 planned agents head for ~20 distinct goal blocks.
+    fn field_scene() -> Scenario {
+        Scenario::obstacle_field(40, 40, 7)
+    }
+
+    fn bytes_of(p: &Planner, fields: usize) -> usize {
+        fields * p.cells() * core::mem::size_of::<f32>()
+    }
+
+    fn step(c: &mut Crowd, steps: usize) {
+        for _ in 0..steps {
+            c.step(0.1, 1).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_default_cap_is_max_fields() {
+        let s = field_scene();
+        assert_eq!(s.crowd.route_cache(), MAX_FIELDS);
+        assert_eq!(Planner::default().max_fields(), MAX_FIELDS);
+        assert_eq!(Planner::default().field_bytes(), 0);
+    }
+
+    #[test]
+    fn the_cap_bounds_the_fields_cached_and_their_bytes() {
+        let mut free = field_scene().crowd;
+        let mut capped = free.clone();
+        capped.set_route_cache(4).unwrap();
+        assert_eq!(capped.route_cache(), 4);
+        let mut most = 0;
+        for _ in 0..100 {
+            step(&mut free, 1);
+            step(&mut capped, 1);
+            let p = capped.planner();
+            assert!(p.fields_cached() <= 4, "{} fields", p.fields_cached());
+            assert_eq!(p.field_bytes(), bytes_of(p, p.fields_cached()));
+            assert!(p.field_bytes() <= 4 * p.cells() * 4);
+            most = most.max(p.fields_cached());
+        }
+        assert_eq!(most, 4, "the cap is reached");
+        let p = free.planner();
+        assert!(p.cells() > 0);
+        assert!(
+            p.fields_cached() > 4,
+            "uncapped: {} fields",
+            p.fields_cached()
+        );
+        assert_eq!(p.field_bytes(), bytes_of(p, p.fields_cached()));
+        // Thrashing: the capped cache recomputes fields the uncapped one keeps.
+        assert!(
+            capped.planner().fields_computed() > p.fields_computed(),
+            "{} vs {}",
+            capped.planner().fields_computed(),
+            p.fields_computed()
+        );
+    }
+
+    #[test]
+    fn lowering_the_cap_drops_the_least_recently_used_now() {
+        let mut c = field_scene().crowd;
+        step(&mut c, 60);
+        let before = c.planner().fields.clone();
+        assert!(before.len() > 3, "{} fields", before.len());
+        let mut newest: Vec<_> = before.iter().map(|f| f.used).collect();
+        newest.sort_unstable_by(|a, b| b.cmp(a));
+        newest.truncate(3);
+        let computed = c.planner().fields_computed();
+
+        c.set_route_cache(3).unwrap();
+        let p = c.planner();
+        assert_eq!(p.fields_cached(), 3);
+        assert_eq!(p.field_bytes(), bytes_of(p, 3));
+        assert!(p.fields.capacity() <= 3, "the cache's Vec shrank");
+        assert_eq!(p.fields_computed(), computed, "nothing recomputed");
+        for f in &p.fields {
+            assert!(newest.contains(&f.used), "kept a field used at {}", f.used);
+            let old = before.iter().find(|g| g.used == f.used).unwrap();
+            assert_eq!((old.goal, old.class), (f.goal, f.class));
+            assert_eq!(old.dist, f.dist, "kept fields are untouched");
+        }
+
+        // Stepping on keeps within the cap; raising it lets the cache grow again.
+        step(&mut c, 20);
+        assert!(c.planner().fields_cached() <= 3);
+        c.set_route_cache(MAX_FIELDS).unwrap();
+        step(&mut c, 40);
+        assert!(c.planner().fields_cached() > 3);
+    }
+
+    #[test]
+    fn bad_caps_are_refused_and_change_nothing() {
+        let mut c = field_scene().crowd;
+        step(&mut c, 30);
+        c.set_route_cache(100).unwrap();
+        let (cached, bytes) = (c.planner().fields_cached(), c.planner().field_bytes());
+        assert!(cached > 1);
+        for bad in [0, MAX_FIELDS + 1, usize::MAX] {
+            assert_eq!(c.set_route_cache(bad), Err(CrowdError::InvalidArgument));
+            assert_eq!(c.route_cache(), 100);
+            assert_eq!(c.planner().fields_cached(), cached);
+            assert_eq!(c.planner().field_bytes(), bytes);
+        }
+        c.set_route_cache(1).unwrap();
+        assert_eq!((c.route_cache(), c.planner().fields_cached()), (1, 1));
+        c.set_route_cache(MAX_FIELDS).unwrap();
+        assert_eq!(c.route_cache(), MAX_FIELDS);
+    }
+
+    #[test]
+    fn the_cap_survives_an_obstacle_rebuild_and_a_clone() {
+        let mut c = field_scene().crowd;
+        c.set_route_cache(2).unwrap();
+        step(&mut c, 20);
+        c.add_obstacle(crate::crowd::Obstacle::Circle {
+            center: glam::Vec3::new(0.0, 0.0, 30.0),
+            radius: 1.0,
+        })
+        .unwrap();
+        step(&mut c, 20);
+        assert_eq!(c.route_cache(), 2);
+        assert!(c.planner().fields_cached() <= 2);
+        assert_eq!(c.clone().route_cache(), 2);
     }
 }

@@ -10,7 +10,7 @@ use crate::simd::Simd;
 use super::agent::{forward2, Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::obstacle::{Obstacle, Shape};
-use super::planner::{Planner, REPLAN_STEPS};
+use super::planner::{Planner, MAX_FIELDS, REPLAN_STEPS};
 use super::scan::Scan;
 use super::steering::{
     clear_of_obstacles, finish_turns, obstacle_distance, obstacle_margin, push_out, separation,
@@ -630,6 +630,36 @@ impl Crowd {
     /// The route planner (its cache statistics, the grid it plans on).
     pub fn planner(&self) -> &Planner {
         &self.planner
+    }
+
+    /// Caps the memory of planned routes ([`RouteMode::Planned`]): the planner caches at most
+    /// `max_fields` distance fields (one per goal block and radius class, least recently used
+    /// dropped first). Each field holds one `f32` per planning cell, so the cache holds at
+    /// most `max_fields × cells × 4` bytes, where cells is the planning grid's
+    /// ([`Planner::cells`]: about 65 536 at most, 256 KiB per field; 128 MiB at the default
+    /// [`MAX_FIELDS`] = 512). Lowering the cap below the fields now cached drops the least
+    /// recently used ones at once and frees their memory ([`Planner::field_bytes`] reports
+    /// what is held).
+    ///
+    /// The trade-off: a cache smaller than the number of distinct goals in use thrashes. Each
+    /// sub-step computes at most [`FIELDS_PER_STEP`](super::planner::FIELDS_PER_STEP) new
+    /// fields, and an agent waiting for its field walks straight at its target meanwhile, so
+    /// with many agents heading for goals of their own they reach them later, and some stick
+    /// behind obstacles for a while (see [`MAX_FIELDS`]). Results stay deterministic and the
+    /// same for any thread count.
+    ///
+    /// `max_fields` must be in `1..=MAX_FIELDS`: 0 and values above [`MAX_FIELDS`] are refused
+    /// with [`CrowdError::InvalidArgument`] (not clamped), and nothing changes.
+    pub fn set_route_cache(&mut self, max_fields: usize) -> Result<(), CrowdError> {
+        check((1..=MAX_FIELDS).contains(&max_fields))?;
+        self.planner.set_max_fields(max_fields);
+        Ok(())
+    }
+
+    /// The planner's cap on cached distance fields (see [`Self::set_route_cache`]):
+    /// [`MAX_FIELDS`] unless lowered.
+    pub fn route_cache(&self) -> usize {
+        self.planner.max_fields()
     }
 
     fn rebuild_obstacles(&mut self) {

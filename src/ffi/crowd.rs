@@ -129,6 +129,54 @@ pub unsafe extern "C" fn wf_crowd_set_defaults(
     })
 }
 
+/// Caps the memory of planned routes (`WF_ROUTE_PLANNED`): the crowd caches at most
+/// `max_fields` distance fields (one per goal block and agent size, least recently used
+/// dropped first), each one `float` per planning cell, so at most `max_fields × cells × 4`
+/// bytes, the planning grid having about 65 536 cells at most (256 KiB per field). The
+/// default and the most accepted is 512 (128 MiB). Lowering it below the fields now cached
+/// frees the least recently used ones at once. A cache smaller than the number of distinct
+/// goals in use thrashes: agents walk straight at their targets while they wait for a field,
+/// so they arrive later and may stick behind obstacles for a while. 0 or more than 512:
+/// `WF_STATUS_INVALID_ARGUMENT`, and nothing changes.
+///
+/// # Safety
+/// `crowd` must be NULL or a live crowd.
+#[no_mangle]
+pub unsafe extern "C" fn wf_crowd_set_route_cache(
+    crowd: *mut WfCrowd,
+    max_fields: usize,
+) -> WfStatus {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle_mut(crowd)? };
+        c.crowd.set_route_cache(max_fields)?;
+        Ok(())
+    })
+}
+
+/// Writes the cap on cached distance fields set by `wf_crowd_set_route_cache` (512 unless
+/// lowered).
+///
+/// # Safety
+/// `crowd` must be NULL or a live crowd; `out_max_fields` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn wf_crowd_route_cache(
+    crowd: *const WfCrowd,
+    out_max_fields: *mut usize,
+) -> WfStatus {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        unsafe {
+            let c = handle_ref(crowd)?;
+            if out_max_fields.is_null() {
+                return Err(WfStatus::NullPointer);
+            }
+            write_opt(out_max_fields, c.crowd.route_cache())?;
+        }
+        Ok(())
+    })
+}
+
 /// Adds an agent at `position` (3 floats) facing `yaw` (radians, 0 = +Z, clockwise from
 /// above) with walking `speed` (m/s, ≥ 0) and body `radius` (m, > 0); writes its id. Its
 /// target is where it stands until `wf_crowd_set_target`. Full crowd: `WF_STATUS_INVALID_COUNT`.

@@ -222,8 +222,49 @@ static void obstacles(void) {
     wf_crowd_free(crowd);
 }
 
+static void route_cache(void) {
+    WfCrowd *crowd = NULL;
+    const float lo[3] = {-1, 0, -3}, hi[3] = {1, 0, 3};
+    const float start[3] = {-5, 0, 0}, goal[3] = {5, 0, 0};
+    uint32_t box = 0, agent = 0, state = 9;
+    size_t cap = 0, untouched = 77;
+    int i;
+    CHECK_STATUS(wf_crowd_new(4, &crowd), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_route_cache(crowd, &cap), WF_STATUS_OK);
+    CHECK(cap == 512); /* the default */
+    CHECK_STATUS(wf_crowd_set_route_cache(crowd, 4), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_route_cache(crowd, &cap), WF_STATUS_OK);
+    CHECK(cap == 4);
+    /* Refused: NULL handle, 0, more than 512; the cap stays 4. */
+    CHECK_STATUS(wf_crowd_set_route_cache(NULL, 4), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_set_route_cache(crowd, 0), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_set_route_cache(crowd, 513), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_set_route_cache(crowd, (size_t)-1), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_route_cache(NULL, &untouched), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_route_cache(crowd, NULL), WF_STATUS_NULL_POINTER);
+    CHECK(untouched == 77);
+    CHECK_STATUS(wf_crowd_route_cache(crowd, &cap), WF_STATUS_OK);
+    CHECK(cap == 4);
+    CHECK_STATUS(wf_crowd_set_route_cache(crowd, 512), WF_STATUS_OK);
+
+    /* A planned route round a wall still works with a cache of one field. */
+    CHECK_STATUS(wf_crowd_set_route_cache(crowd, 1), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_add_box(crowd, lo, hi, &box), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_add_agent(crowd, start, 1.5707964f, 1.5f, 0.4f, &agent), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_set_target(crowd, agent, goal, 0.3f), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_set_route_mode(crowd, agent, WF_ROUTE_PLANNED), WF_STATUS_OK);
+    for (i = 0; i < 600 && state != WF_AGENT_ARRIVED; ++i) {
+        CHECK_STATUS(wf_crowd_step(crowd, 0.05f, 1), WF_STATUS_OK);
+        CHECK_STATUS(wf_crowd_read_agents(crowd, &agent, 1, NULL, 0, NULL, 0, &state, 1),
+                     WF_STATUS_OK);
+    }
+    CHECK(state == WF_AGENT_ARRIVED);
+    wf_crowd_free(crowd);
+}
+
 void wf_suite_crowd(void) {
     lifecycle_and_bad_handles();
     agents();
     obstacles();
+    route_cache();
 }

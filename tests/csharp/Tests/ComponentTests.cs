@@ -302,6 +302,26 @@ namespace Wayfarer.Tests
         }
 
         [Test]
+        public static void CrowdManagerAppliesItsRouteCache()
+        {
+            var manager = Manager();
+            Assert.Equal(CrowdSimulation.MaxRouteCache, manager.RouteCache, "default 512");
+            manager.RouteCache = 8;
+            Agent(manager, Vector3.zero, new Vector3(0, 0, 5), false);
+            Assert.Equal(8, manager.Simulation.RouteCache, "applied when the crowd is made");
+            manager.RouteCache = 0;
+            Assert.Equal(1, manager.RouteCache, "clamped to 1");
+            Assert.Equal(1, manager.Simulation.RouteCache, "applied at once");
+            manager.RouteCache = 100000;
+            Assert.Equal(CrowdSimulation.MaxRouteCache, manager.Simulation.RouteCache, "clamped to 512");
+            // An Inspector edit is picked up by the next step.
+            Ref.Set(manager, "_routeCache", 16);
+            manager.Step(0.05f);
+            Assert.Equal(16, manager.Simulation.RouteCache, "Inspector edit applied");
+            Ref.Send(manager, "OnDestroy");
+        }
+
+        [Test]
         public static void GizmosDrawForEveryComponent()
         {
             var bean = Bean(PathEnd.Stop, 1f);

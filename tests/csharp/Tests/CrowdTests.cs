@@ -136,6 +136,36 @@ namespace Wayfarer.Tests
         }
 
         [Test]
+        public static void RouteCacheIsCappedAndBadCapsAreRefused()
+        {
+            using (var crowd = new CrowdSimulation(1))
+            {
+                Assert.Equal(CrowdSimulation.MaxRouteCache, crowd.RouteCache, "default 512");
+                crowd.SetRouteCache(4);
+                Assert.Equal(4, crowd.RouteCache, "set");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.SetRouteCache(0), "0 fields");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.SetRouteCache(CrowdSimulation.MaxRouteCache + 1), "over 512");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.SetRouteCache(-1), "negative");
+                Assert.Equal(4, crowd.RouteCache, "refused calls change nothing");
+
+                // A planned route round a wall still works with a cache of one field.
+                crowd.SetRouteCache(1);
+                crowd.AddBox(new Vector3(-1, 0, -3), new Vector3(1, 0, 3));
+                uint id = crowd.AddAgent(new Vector3(-5, 0, 0), (float)(Math.PI / 2), 1.5f, 0.4f);
+                crowd.SetTarget(id, new Vector3(5, 0, 0), 0.3f);
+                crowd.SetRouteMode(id, RouteMode.Planned);
+                var ids = new[] { id };
+                var st = new AgentState[1];
+                for (int i = 0; i < 600 && st[0] != AgentState.Arrived; i++)
+                {
+                    crowd.Step(0.05f);
+                    crowd.ReadAgents(ids, 1, null, null, st);
+                }
+                Assert.Equal(AgentState.Arrived, st[0], "arrived round the wall");
+            }
+        }
+
+        [Test]
         public static void RemovedIdsAndBadValuesAreRejected()
         {
             using (var crowd = new CrowdSimulation(2))

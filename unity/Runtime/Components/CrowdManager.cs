@@ -24,7 +24,13 @@ namespace Wayfarer.Components
         [SerializeField, Tooltip("Keep each agent's own height (Y); the crowd moves on the XZ plane.")]
         bool _keepHeight = true;
 
+        [SerializeField, Range(1, CrowdSimulation.MaxRouteCache), Tooltip("Most distance fields cached for planned routes, " +
+            "each 4 bytes per planning cell (up to ~256 KiB): at most this × 256 KiB. Fewer than the agents' distinct goals " +
+            "thrashes (agents walk straight while they wait for a field).")]
+        int _routeCache = CrowdSimulation.MaxRouteCache;
+
         CrowdSimulation _crowd;
+        int _appliedRouteCache = CrowdSimulation.MaxRouteCache;
         readonly List<ObstacleAvoidance> _agents = new List<ObstacleAvoidance>();
         readonly List<CrowdObstacle> _obstacles = new List<CrowdObstacle>();
         uint[] _ids = new uint[0];
@@ -47,6 +53,8 @@ namespace Wayfarer.Components
                 if (_crowd == null)
                 {
                     _crowd = new CrowdSimulation(_capacity);
+                    _appliedRouteCache = CrowdSimulation.MaxRouteCache;
+                    ApplyRouteCache();
                 }
                 return _crowd;
             }
@@ -70,6 +78,32 @@ namespace Wayfarer.Components
         public int AgentCount
         {
             get { return _agents.Count; }
+        }
+
+        /// <summary>Most distance fields the crowd caches for planned routes (clamped to
+        /// 1..<see cref="CrowdSimulation.MaxRouteCache"/>; see <see cref="CrowdSimulation.SetRouteCache"/>
+        /// for the memory it bounds). Applied at once; an Inspector edit is applied by the next <see cref="Step"/>.</summary>
+        public int RouteCache
+        {
+            get { return _routeCache; }
+            set
+            {
+                _routeCache = Mathf.Clamp(value, 1, CrowdSimulation.MaxRouteCache);
+                if (_crowd != null)
+                {
+                    ApplyRouteCache();
+                }
+            }
+        }
+
+        void ApplyRouteCache()
+        {
+            int cap = Mathf.Clamp(_routeCache, 1, CrowdSimulation.MaxRouteCache);
+            if (cap != _appliedRouteCache)
+            {
+                _crowd.SetRouteCache(cap);
+                _appliedRouteCache = cap;
+            }
         }
 
         /// <summary>Worker threads used by <see cref="Step"/>.</summary>
@@ -184,6 +218,7 @@ namespace Wayfarer.Components
             }
             // A debugger pause or a load hitch must not stop the crowd (the library refuses longer steps).
             dt = Mathf.Min(dt, CrowdSimulation.MaxStep);
+            ApplyRouteCache();
             bool wantHits = false;
             for (int i = 0; i < n; i++)
             {

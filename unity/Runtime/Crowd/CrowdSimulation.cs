@@ -17,6 +17,9 @@ namespace Wayfarer.Crowd
         /// steps over 0.1 s are split into sub-steps natively).</summary>
         public const float MaxStep = 6.4f;
 
+        /// <summary>The default and the largest <see cref="SetRouteCache"/>: 512 distance fields.</summary>
+        public const int MaxRouteCache = 512;
+
         /// <summary>
         /// A crowd for up to <paramref name="agentCapacity"/> agents (a hard limit: adding more fails
         /// with <c>InvalidCount</c>) and as many obstacles (at least 1024). Everything a step needs
@@ -66,6 +69,32 @@ namespace Wayfarer.Crowd
         {
             Wf.Check(NativeMethods.wf_crowd_set_defaults(handle.Ptr, maxTurnRate, fovRange, fovHalfAngle, repelForce,
                 arrivalRadius), "wf_crowd_set_defaults");
+        }
+
+        /// <summary>
+        /// Caps the memory of planned routes (<see cref="RouteMode.Planned"/>): at most
+        /// <paramref name="maxFields"/> distance fields are cached (least recently used dropped first,
+        /// at once when the cap is lowered). Each holds 4 bytes per planning cell (about 65 536 cells
+        /// at most: 256 KiB), so the cache holds at most maxFields × cells × 4 bytes: 128 MiB at the
+        /// default <see cref="MaxRouteCache"/>. A cache smaller than the number of distinct goals in
+        /// use thrashes: agents walk straight at their targets while they wait for a field, so they
+        /// arrive later. 1..<see cref="MaxRouteCache"/>; anything else throws
+        /// <see cref="WayfarerException"/> with <c>InvalidArgument</c> and changes nothing.
+        /// </summary>
+        public void SetRouteCache(int maxFields)
+        {
+            Wf.Check(NativeMethods.wf_crowd_set_route_cache(handle.Ptr, Wf.Size(maxFields)), "wf_crowd_set_route_cache");
+        }
+
+        /// <summary>The cap on cached distance fields (<see cref="SetRouteCache"/>; <see cref="MaxRouteCache"/> unless lowered).</summary>
+        public unsafe int RouteCache
+        {
+            get
+            {
+                UIntPtr n;
+                Wf.Check(NativeMethods.wf_crowd_route_cache(handle.Ptr, &n), "wf_crowd_route_cache");
+                return (int)(uint)n;
+            }
         }
 
         /// <summary>Adds an agent; returns its id (stable until removed). A full crowd throws
