@@ -14,6 +14,7 @@ pub mod agent;
 mod angle;
 mod cull;
 pub mod grid;
+mod kernels;
 pub mod obstacle;
 pub mod planner;
 mod scan;

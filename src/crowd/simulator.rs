@@ -9,9 +9,9 @@ use crate::simd::Simd;
 
 use super::agent::{forward2, Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 use super::grid::{AgentGrid, ObstacleGrid};
+use super::kernels::Kernels;
 use super::obstacle::{Obstacle, Shape};
 use super::planner::{Planner, MAX_FIELDS, REPLAN_STEPS};
-use super::scan::Scan;
 use super::steering::{
     clear_of_obstacles, finish_turns, obstacle_distance, obstacle_margin, push_out, separation,
     steer, Body, Decision, World,
@@ -202,7 +202,7 @@ pub struct Crowd {
     found: Vec<u32>,
     planner: Planner,
     /// The lane builds the step may use (AVX-512 where the CPU has it, unless turned off).
-    scan: Scan,
+    kernels: Kernels,
 }
 
 fn check_finite(xs: &[f32]) -> Result<(), CrowdError> {
@@ -389,7 +389,7 @@ impl Crowd {
             next: Vec::with_capacity(2 * capacity),
             found: Vec::with_capacity(64),
             planner: Planner::default(),
-            scan: Scan::detect(Simd::Avx512),
+            kernels: Kernels::detect(Simd::Avx512),
         })
     }
 
@@ -398,13 +398,13 @@ impl Crowd {
     /// exactly the bits of the portable code; capping is for comparisons, tests and CPUs that
     /// clock down under AVX-512. The default is no cap.
     pub fn set_simd(&mut self, cap: Simd) {
-        self.scan = Scan::detect(cap);
+        self.kernels = Kernels::detect(cap);
     }
 
     /// The lane builds the step runs: the cap set by [`Crowd::set_simd`], lowered to what this
     /// CPU supports.
     pub fn simd(&self) -> Simd {
-        self.scan.level()
+        self.kernels.level()
     }
 
     /// Most agents this crowd holds.
@@ -861,14 +861,14 @@ impl Crowd {
                 obstacles: &self.obstacle_grid,
                 max_radius,
                 dt,
-                scan: self.scan,
+                kernels: self.kernels,
             };
             par_fill((threads, MIN_AGENTS_PER_THREAD), &mut self.decisions, |k| {
                 steer(&world, k)
             });
         }
         // The turns the steer left pending, batched; then where each body steps to.
-        finish_turns(&self.sorted, &mut self.decisions, dt, self.scan);
+        finish_turns(&self.sorted, &mut self.decisions, dt, self.kernels);
         for ((s, b), d) in self
             .stepped
             .iter_mut()

@@ -39,13 +39,16 @@
 
 use glam::Vec2;
 
+use crate::simd::Simd;
+
 use super::agent::{right_of, HitKind};
 use super::cull::LANES as CULL_LANES;
 #[cfg(target_arch = "x86_64")]
-use super::cull::{survivors_avx512, Looker};
+use super::cull::{survivors_avx2, survivors_avx512, Looker};
 use super::grid::{AgentGrid, ObstacleGrid, MAX_QUERY_RUNS};
+use super::kernels::Kernels;
 use super::obstacle::Shape;
-use super::scan::{Scan, LANES};
+use super::scan::LANES;
 use super::turn::{turn, turn_lanes, TurnIn, LANES as TURN_LANES};
 
 /// Side bias added to an agent hit normal, as a fraction of the normal.
@@ -181,8 +184,8 @@ pub(crate) struct World<'a> {
     pub obstacles: &'a ObstacleGrid,
     pub max_radius: f32,
     pub dt: f32,
-    /// The candidate scan's build for this CPU.
-    pub scan: Scan,
+    /// The lane builds for this CPU.
+    pub kernels: Kernels,
 }
 
 use super::angle::pick32;
@@ -260,7 +263,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         horizon,
     };
     #[cfg(target_arch = "x86_64")]
-    let cull = w.scan.avx512();
+    let cull = w.kernels.level();
     // The nearest candidate among those the cull dropped.
     let mut nearest_culled = f32::INFINITY;
     let mut nearest2 = f32::INFINITY;
@@ -369,7 +372,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
                 .try_into()
                 .expect("LANES entries");
             n_cand += w
-                .scan
+                .kernels
                 .within(&w.pos[j..end], j as u32, b.pos, look_max2, k as u32, out);
             j = end;
         }
@@ -378,9 +381,15 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         for chunk in cand[..n_cand].chunks(CULL_LANES) {
             let mut keep = (1u32 << chunk.len()) - 1;
             #[cfg(target_arch = "x86_64")]
-            if cull {
-                // SAFETY: `Scan::avx512` found AVX-512F and VL; candidates index the bodies.
-                let (k, near) = unsafe { survivors_avx512(&me, w.bodies, w.pos, chunk) };
+            if cull != Simd::Portable {
+                let (k, near) = if cull == Simd::Avx512 {
+                    // SAFETY: `Kernels::detect` found AVX-512F and VL; candidates index the
+                    // bodies.
+                    unsafe { survivors_avx512(&me, w.bodies, w.pos, chunk) }
+                } else {
+                    // SAFETY: `Kernels::detect` found AVX2; candidates index the bodies.
+                    unsafe { survivors_avx2(&me, w.bodies, w.pos, chunk) }
+                };
                 keep = k;
                 nearest_culled = nearest_culled.min(near);
             }
@@ -532,7 +541,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     d.want = want;
     d.block = block;
     // Batched only where the lanes run: one by one, the turn is cheapest made right here.
-    if n_close <= KEPT && w.scan.avx2() {
+    if n_close <= KEPT && w.kernels.avx2() {
         // The turn's trigonometry is left to `finish_turns`, batched over agents.
         d.pending = true;
         d.yaw = turn_in.yaw;
@@ -578,8 +587,8 @@ fn walk(b: &Body, d: &mut Decision, yaw: f32, heading: Vec2, close: &[(Vec2, f32
 /// Makes the turns and walks [`steer`] left pending, [`TURN_LANES`] decisions at a time
 /// (`decisions[k]` is `bodies[k]`'s). Same bits as finishing each in `steer`. Only the lane
 /// builds (AVX2, AVX-512) leave turns pending.
-pub(crate) fn finish_turns(bodies: &[Body], decisions: &mut [Decision], dt: f32, scan: Scan) {
-    if !scan.avx2() {
+pub(crate) fn finish_turns(bodies: &[Body], decisions: &mut [Decision], dt: f32, kernels: Kernels) {
+    if !kernels.avx2() {
         return;
     }
     let mut at = [0usize; TURN_LANES];
@@ -598,11 +607,11 @@ pub(crate) fn finish_turns(bodies: &[Body], decisions: &mut [Decision], dt: f32,
         };
         n += 1;
         if n == TURN_LANES {
-            finish_batch(bodies, decisions, &at, &input, dt, scan);
+            finish_batch(bodies, decisions, &at, &input, dt, kernels);
             n = 0;
         }
     }
-    finish_batch(bodies, decisions, &at[..n], &input[..n], dt, scan);
+    finish_batch(bodies, decisions, &at[..n], &input[..n], dt, kernels);
 }
 
 /// One batch of [`finish_turns`]: the turns of `input` (pending decisions `at`), then their
@@ -613,10 +622,10 @@ fn finish_batch(
     at: &[usize],
     input: &[TurnIn],
     dt: f32,
-    scan: Scan,
+    kernels: Kernels,
 ) {
     let mut out = [(0.0f32, Vec2::ZERO); TURN_LANES];
-    turn_lanes(input, scan, &mut out);
+    turn_lanes(input, kernels, &mut out);
     for (&k, &(yaw, heading)) in at.iter().zip(&out) {
         let d = &mut decisions[k];
         let close = d.close;

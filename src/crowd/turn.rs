@@ -18,7 +18,7 @@ use glam::Vec2;
 
 use super::agent::{forward2, yaw_of};
 use super::angle::wrap;
-use super::scan::Scan;
+use super::kernels::Kernels;
 use crate::simd::Simd;
 
 /// Agents turned per lane pass.
@@ -48,16 +48,16 @@ pub(crate) fn turn(t: TurnIn) -> (f32, Vec2) {
 /// when `input` is a full batch; partial batches, batches the lanes refuse and the portable
 /// build are turned one by one. The bits are the same either way.
 #[inline]
-pub(crate) fn turn_lanes(input: &[TurnIn], kernels: Scan, out: &mut [(f32, Vec2); LANES]) {
+pub(crate) fn turn_lanes(input: &[TurnIn], kernels: Kernels, out: &mut [(f32, Vec2); LANES]) {
     debug_assert!(input.len() <= LANES);
     #[cfg(target_arch = "x86_64")]
     if input.len() == LANES {
         let input: &[TurnIn; LANES] = input.try_into().expect("LANES inputs");
         let done = match kernels.level() {
             Simd::Portable => false,
-            // SAFETY: `Scan::detect` found AVX2 on this CPU.
+            // SAFETY: `Kernels::detect` found AVX2 on this CPU.
             Simd::Avx2 => unsafe { turn_avx2(input, out) },
-            // SAFETY: `Scan::detect` found AVX-512F and AVX-512VL on this CPU.
+            // SAFETY: `Kernels::detect` found AVX-512F and AVX-512VL on this CPU.
             Simd::Avx512 => unsafe { turn_avx512(input, out) },
         };
         if done {
@@ -540,14 +540,14 @@ mod tests {
     /// refuses fails).
     #[test]
     fn lanes_give_the_scalar_bits() {
-        let best = Scan::detect(Simd::Avx512);
+        let best = Kernels::detect(Simd::Avx512);
         #[cfg(target_arch = "x86_64")]
         let (avx2, avx512) = (best.avx2(), best.avx512());
         // Every build this CPU runs.
-        let levels: Vec<Scan> = [Simd::Portable, Simd::Avx2, Simd::Avx512]
+        let levels: Vec<Kernels> = [Simd::Portable, Simd::Avx2, Simd::Avx512]
             .into_iter()
             .filter(|&cap| cap <= best.level())
-            .map(Scan::detect)
+            .map(Kernels::detect)
             .collect();
         #[cfg(target_arch = "x86_64")]
         let kernels: Vec<(&str, Kernel)> = [
