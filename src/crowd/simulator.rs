@@ -14,7 +14,7 @@ use super::obstacle::{Obstacle, Shape};
 use super::planner::{Planner, MAX_FIELDS, REPLAN_STEPS};
 use super::steering::{
     clear_of_obstacles, finish_turns, obstacle_distance, obstacle_margin, push_out, separation,
-    steer, Body, Decision, World,
+    steer, Body, Decision, Moved, World,
 };
 use super::CrowdError;
 
@@ -186,7 +186,7 @@ pub struct Crowd {
     stepped: Vec<Vec2>,
     decisions: Vec<Decision>,
     /// The bodies in projection order (cells of the fine grid), moved.
-    bodies: Vec<Body>,
+    bodies: Vec<Moved>,
     /// Positions of the bodies in the current order (the neighbour loops' hot data, SoA).
     pos: Vec<Vec2>,
     /// Per body in projection order: the first pass's correction, whether it touched another
@@ -280,7 +280,6 @@ fn body_of(a: &Agent, g: &Gathered, pos: Vec2) -> Body {
         blocked: a.state == AgentState::Blocked,
         settled_at: a.settled_at,
         slot: g.slot,
-        ..Body::default()
     }
 }
 
@@ -894,25 +893,27 @@ impl Crowd {
         // before the step). Then Jacobi iterations, then obstacles.
         let cell = AgentGrid::cell_for(2.5 * max_radius, 5.0 * max_radius);
         self.grid.build(&self.stepped, cell);
-        self.bodies.resize(n, Body::default());
+        self.bodies.resize(n, Moved::default());
         self.finals.resize(n, Final::default());
         {
             let (sorted, decisions) = (&self.sorted, &self.decisions);
             let (stepped, order) = (&self.stepped, self.grid.order());
             par_update2(light, &mut self.bodies, &mut self.finals, |k, b, f| {
                 let s = order[k] as usize;
-                let d = &decisions[s];
-                *b = Body {
+                let (d, o) = (&decisions[s], &sorted[s]);
+                *b = Moved {
                     pos: stepped[s],
                     vel: d.vel,
-                    yaw: d.yaw,
-                    fwd: d.heading,
+                    radius: o.radius,
+                    priority: o.priority,
+                    layer: o.layer,
+                    mask: o.mask,
+                    slot: o.slot,
                     arrived: d.arrived,
-                    settled_at: d.settled_at,
                     clearance: d.clearance,
                     obstacle_gap: d.obstacle_gap,
                     decision: s as u32,
-                    ..sorted[s]
+                    moved: 0.0,
                 };
                 // Until `finish`, `pos` is where the grid binned the body.
                 *f = Final {
@@ -1092,14 +1093,14 @@ impl Crowd {
             }
             a.position.x = p.x;
             a.position.z = p.y;
-            a.yaw = b.yaw;
-            a.heading = b.fwd;
+            a.yaw = d.yaw;
+            a.heading = d.heading;
             a.velocity = if finals[k].reverted {
                 Vec2::ZERO
             } else {
-                b.vel
+                d.vel
             };
-            a.settled_at = b.settled_at;
+            a.settled_at = d.settled_at;
             let progress = (p - old).dot(d.pref_dir);
             a.state = if b.arrived {
                 AgentState::Arrived

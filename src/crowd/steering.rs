@@ -74,9 +74,10 @@ pub const BRAKE_TIME: f32 = 0.5;
 /// Extra gap (fraction of the radius) at which an agent counts as touching an arrived one.
 pub const SETTLE_GAP: f32 = 0.2;
 
-/// Everything the step knows about one agent, stored in cell order. `repr(C)` with what a
-/// neighbour reads first: those fields share the first cache line. Two cache lines in all (the
-/// steer's outputs that only the write-back needs stay in its [`Decision`]).
+/// Everything the steer knows about one agent, stored in the steer grid's cell order.
+/// `repr(C)` with what a neighbour reads first: those fields share the first cache line. Two
+/// cache lines in all (the steer's outputs stay in its [`Decision`]; what the projection needs
+/// goes on in a one-line [`Moved`]).
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
 pub(crate) struct Body {
@@ -107,15 +108,34 @@ pub(crate) struct Body {
     pub steer_to: Vec2,
     pub arrival_radius: f32,
     pub settled_at: f32,
-    /// Outputs of the steer phase: a lower bound on the gap to every other agent before moving
-    /// (0: unknown), [`Decision::obstacle_gap`], and the index of its decision.
+}
+
+/// What the projection, the overlap guard and the write-back know about one agent after its
+/// steer, stored in the projection grid's cell order: one cache line (the rest of the agent
+/// stays in its [`Body`] and [`Decision`]).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(64))]
+pub(crate) struct Moved {
+    pub pos: Vec2,
+    pub vel: Vec2,
+    pub radius: f32,
+    pub priority: f32,
+    pub layer: u32,
+    pub mask: u32,
+    /// Storage slot.
+    pub slot: u32,
+    pub arrived: bool,
+    /// From the steer: a lower bound on the gap to every other agent before moving (0:
+    /// unknown) and [`Decision::obstacle_gap`]; the index of its decision.
     pub clearance: f32,
     pub obstacle_gap: f32,
     pub decision: u32,
-    /// During the projection: an upper bound on its distance from where it steered, less
-    /// rounding (the obstacle gap test's other side).
+    /// An upper bound on its distance from where it steered, less rounding (the obstacle gap
+    /// test's other side).
     pub moved: f32,
 }
+
+const _: () = assert!(core::mem::size_of::<Moved>() == 64);
 
 /// The hit a steer decision reports (2D; the simulator adds y and turns `index` into an id).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -645,7 +665,7 @@ fn finish_batch(
 /// Overlap correction of `bodies[k]` against every agent it collides with (read-only).
 #[inline]
 pub(crate) fn separation(
-    bodies: &[Body],
+    bodies: &[Moved],
     pos: &[Vec2],
     grid: &AgentGrid,
     max_radius: f32,
