@@ -169,19 +169,6 @@ pub(crate) unsafe fn within_avx2(
 pub(crate) mod guard {
     use core::ffi::c_void;
 
-    extern "C" {
-        fn mmap(
-            addr: *mut c_void,
-            len: usize,
-            prot: i32,
-            flags: i32,
-            fd: i32,
-            off: i64,
-        ) -> *mut c_void;
-        fn mprotect(addr: *mut c_void, len: usize, prot: i32) -> i32;
-        fn munmap(addr: *mut c_void, len: usize) -> i32;
-    }
-
     /// The x86-64 Linux page size.
     const PAGE: usize = 4096;
 
@@ -193,6 +180,19 @@ pub(crate) mod guard {
     impl Guarded {
         /// Maps the two pages.
         pub(crate) fn new() -> Self {
+            // (Declared in the function, where cbindgen, which reads every module for the C
+            // header, does not look.)
+            extern "C" {
+                fn mmap(
+                    addr: *mut c_void,
+                    len: usize,
+                    prot: i32,
+                    flags: i32,
+                    fd: i32,
+                    off: i64,
+                ) -> *mut c_void;
+                fn mprotect(addr: *mut c_void, len: usize, prot: i32) -> i32;
+            }
             const PROT_READ_WRITE: i32 = 3;
             const MAP_PRIVATE_ANONYMOUS: i32 = 0x22;
             // SAFETY: an anonymous private mapping of two fresh pages, then the second made
@@ -229,6 +229,9 @@ pub(crate) mod guard {
 
     impl Drop for Guarded {
         fn drop(&mut self) {
+            extern "C" {
+                fn munmap(addr: *mut c_void, len: usize) -> i32;
+            }
             // SAFETY: the mapping `new` made; no slice of it outlives `self`.
             unsafe { munmap(self.base.cast(), 2 * PAGE) };
         }
