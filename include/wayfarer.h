@@ -198,6 +198,28 @@ typedef uint32_t WfHit;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// Instruction-set levels of the step's lane kernels, for `wf_crowd_set_simd` and
+// `wf_crowd_simd` (as `uint32_t`; any other value is `WF_STATUS_INVALID_ARGUMENT`).
+enum WfSimd
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Baseline code only (SSE2 on x86-64; the only level elsewhere).
+  WF_SIMD_PORTABLE = 0,
+  // Up to AVX2 (x86-64).
+  WF_SIMD_AVX2 = 1,
+  // Up to AVX-512 F and VL (x86-64): the default, no cap.
+  WF_SIMD_AVX512 = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum WfSimd WfSimd;
+#else
+typedef uint32_t WfSimd;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
 // A crowd of agents among static obstacles (opaque; made by `wf_crowd_new`, freed by
 // `wf_crowd_free`). Not thread-safe: use one crowd from one thread at a time.
 typedef struct WfCrowd WfCrowd;
@@ -269,6 +291,28 @@ WfStatus wf_crowd_set_route_cache(struct WfCrowd *crowd,
 // `crowd` must be NULL or a live crowd; `out_max_fields` NULL or valid.
 WfStatus wf_crowd_route_cache(const struct WfCrowd *crowd,
                               size_t *out_max_fields);
+
+// Caps the instruction sets the step's lane kernels (candidate scan, neighbour cull, batched
+// turns) may use: `WF_SIMD_PORTABLE`, `WF_SIMD_AVX2` or `WF_SIMD_AVX512` (the default: no
+// cap). The crowd runs the best level this CPU has up to `cap` (`wf_crowd_simd` reports it;
+// off x86-64 always the portable code). Every level gives exactly the same bits: capping is
+// for comparisons, and for CPUs that lower their clock under AVX-512 (cap at `WF_SIMD_AVX2`
+// there if the rest of the frame suffers). Any other value: `WF_STATUS_INVALID_ARGUMENT`,
+// and nothing changes.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd.
+WfStatus wf_crowd_set_simd(struct WfCrowd *crowd,
+                           uint32_t cap);
+
+// Writes the level (`WF_SIMD_*`) the step's lane kernels run at: the cap set by
+// `wf_crowd_set_simd` (`WF_SIMD_AVX512` unless lowered), lowered to what this CPU supports,
+// so never above the cap. Every level gives the same bits.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; `out_level` NULL or valid.
+WfStatus wf_crowd_simd(const struct WfCrowd *crowd,
+                       uint32_t *out_level);
 
 // Adds an agent at `position` (3 floats) facing `yaw` (radians, 0 = +Z, clockwise from
 // above) with walking `speed` (m/s, ≥ 0) and body `radius` (m, > 0); writes its id. Its

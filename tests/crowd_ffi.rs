@@ -254,3 +254,109 @@ fn every_export_round_trips_and_refuses_bad_input() {
         wf_crowd_free(null_mut());
     }
 }
+
+#[test]
+fn simd_cap_round_trips_and_refuses_unknown_levels() {
+    use wayfarer::crowd::{Crowd as RustCrowd, Simd};
+    let levels = [
+        (WfSimd::Portable, Simd::Portable),
+        (WfSimd::Avx2, Simd::Avx2),
+        (WfSimd::Avx512, Simd::Avx512),
+    ];
+    let c = new(1);
+    // What the safe API runs at under each cap on this CPU.
+    let in_use = |cap: Simd| {
+        let mut r = RustCrowd::new(1).unwrap();
+        r.set_simd(cap);
+        WfSimd::from(r.simd()) as u32
+    };
+    // SAFETY: every pointer below points to a live local or is NULL.
+    unsafe {
+        let mut level = 77u32;
+        assert_eq!(wf_crowd_simd(c.0, &mut level), WfStatus::Ok);
+        assert_eq!(level, in_use(Simd::Avx512), "the default: no cap");
+        for (cap, rust) in levels {
+            assert_eq!(wf_crowd_set_simd(c.0, cap as u32), WfStatus::Ok);
+            assert_eq!(wf_crowd_simd(c.0, &mut level), WfStatus::Ok);
+            assert!(level <= cap as u32, "{level} above the cap {cap:?}");
+            assert_eq!(level, in_use(rust), "{cap:?}");
+        }
+        assert_eq!(
+            wf_crowd_set_simd(c.0, WfSimd::Portable as u32),
+            WfStatus::Ok
+        );
+        for bad in [3, 4, 512, u32::MAX] {
+            assert_eq!(wf_crowd_set_simd(c.0, bad), WfStatus::InvalidArgument);
+        }
+        assert_eq!(
+            wf_crowd_set_simd(null_mut(), WfSimd::Avx2 as u32),
+            WfStatus::NullPointer
+        );
+        assert_eq!(wf_crowd_simd(c.0, &mut level), WfStatus::Ok);
+        assert_eq!(
+            level,
+            WfSimd::Portable as u32,
+            "refused calls changed nothing"
+        );
+        let mut untouched = 77u32;
+        assert_eq!(wf_crowd_simd(null(), &mut untouched), WfStatus::NullPointer);
+        assert_eq!(wf_crowd_simd(c.0, null_mut()), WfStatus::NullPointer);
+        assert_eq!(untouched, 77);
+    }
+}
+
+#[test]
+fn every_simd_cap_steps_to_the_same_bits() {
+    let caps = [WfSimd::Portable, WfSimd::Avx2, WfSimd::Avx512];
+    let mut runs = Vec::new();
+    for cap in caps {
+        let c = new(24);
+        let mut ids = [0u32; 24];
+        // SAFETY: every pointer below points to live locals of the right size.
+        unsafe {
+            assert_eq!(wf_crowd_set_simd(c.0, cap as u32), WfStatus::Ok);
+            // Two lines of twelve walking through each other.
+            for (k, id) in ids.iter_mut().enumerate() {
+                let (row, col) = ((k / 12) as f32, (k % 12) as f32);
+                let from = [col - 5.5, 0.0, 8.0 * row - 4.0];
+                let to = [5.5 - col, 0.0, 4.0 - 8.0 * row];
+                assert_eq!(
+                    wf_crowd_add_agent(c.0, from.as_ptr(), 0.0, 1.4, 0.35, id),
+                    WfStatus::Ok
+                );
+                assert_eq!(
+                    wf_crowd_set_target(c.0, *id, to.as_ptr(), 0.2),
+                    WfStatus::Ok
+                );
+            }
+            let centre = [0.0f32, 0.0, 0.0];
+            let mut o = 0u32;
+            assert_eq!(
+                wf_crowd_add_circle(c.0, centre.as_ptr(), 0.8, &mut o),
+                WfStatus::Ok
+            );
+            for _ in 0..60 {
+                assert_eq!(wf_crowd_step(c.0, 0.1, 1), WfStatus::Ok);
+            }
+            let (mut pos, mut yaws) = ([0.0f32; 72], [0.0f32; 24]);
+            assert_eq!(
+                wf_crowd_read_agents(
+                    c.0,
+                    ids.as_ptr(),
+                    24,
+                    pos.as_mut_ptr(),
+                    24,
+                    yaws.as_mut_ptr(),
+                    24,
+                    null_mut(),
+                    0
+                ),
+                WfStatus::Ok
+            );
+            let bits: Vec<u32> = pos.iter().chain(&yaws).map(|x| x.to_bits()).collect();
+            runs.push(bits);
+        }
+    }
+    assert_eq!(runs[0], runs[1], "AVX2 cap differs from portable");
+    assert_eq!(runs[0], runs[2], "AVX-512 cap differs from portable");
+}

@@ -1,8 +1,14 @@
-//! Differential target: the multi-threaded crowd step against the one-thread step, bit for
-//! bit. Two crowds receive the same fuzzed calls (agents, obstacles, targets, steering,
-//! priorities, waypoints, route modes, teleports, removals); one steps with `threads = 1`, the
-//! other with a fuzzed thread count (0, 2..8, `u32::MAX`). After every step every agent's
-//! position, yaw, state and hit (kind, id, point, normal) must have the same bits.
+//! Differential target: the multi-threaded crowd step at every SIMD cap against the one-thread
+//! step at the default cap, bit for bit. Two crowds receive the same fuzzed calls (agents,
+//! obstacles, targets, steering, priorities, waypoints, route modes, teleports, removals); one
+//! steps with `threads = 1` and the default cap (`WF_SIMD_AVX512`: the best lane kernels this
+//! CPU has), the other with a fuzzed thread count (0, 2..8, `u32::MAX`) after
+//! `wf_crowd_set_simd` to `WF_SIMD_PORTABLE`, `WF_SIMD_AVX2` or `WF_SIMD_AVX512`. After every
+//! step every agent's position, yaw, state and hit (kind, id, point, normal) must have the same
+//! bits.
+//!
+//! The cap is the thread-count byte modulo 3: it takes no input bytes of its own, so saved
+//! inputs keep their meaning, and every thread count occurs with every cap.
 //!
 //! The fuzz build lowers the crowd's "agents per thread" threshold (`cfg(fuzzing)`), so small
 //! crowds really are split across threads.
@@ -59,20 +65,36 @@ fuzz_target!(|data: &[u8]| {
     for _ in 0..12 {
         if inp.chance(160) {
             let dt = dt(&mut inp);
-            let threads = match inp.byte() {
+            let byte = inp.byte();
+            let threads = match byte {
                 0..=15 => 0,
                 16..=23 => u32::MAX,
                 b => 2 + b as u32 % 7,
             };
+            let cap = [WfSimd::Portable, WfSimd::Avx2, WfSimd::Avx512][byte as usize % 3];
+            let mut level = SENTINEL_U32;
+            // SAFETY: `many` is live and used by this thread only; level is one u32.
+            unsafe {
+                assert_eq!(wf_crowd_set_simd(many, cap as u32), WfStatus::Ok);
+                assert_eq!(wf_crowd_simd(many, &mut level), WfStatus::Ok);
+            }
+            assert!(
+                level <= cap as u32,
+                "wf_crowd_simd {level} above the cap {cap:?}"
+            );
             // SAFETY: live crowds, each used by this thread only.
             let (a, b) = unsafe { (wf_crowd_step(one, dt, 1), wf_crowd_step(many, dt, threads)) };
-            assert_eq!(a, b, "wf_crowd_step status differs with {threads} threads");
+            assert_eq!(
+                a, b,
+                "wf_crowd_step status differs with {threads} threads at {cap:?}"
+            );
             checked(a, "wf_crowd_step");
             // SAFETY: both crowds are live.
             let (a, b) = unsafe { (read_all(one, &m.agents), read_all(many, &m.agents)) };
             assert!(
                 a == b,
-                "one-thread and {threads}-thread steps differ (dt {dt})"
+                "one-thread default-cap and {threads}-thread {cap:?} (level {level}) steps differ \
+                 (dt {dt})"
             );
         } else {
             // SAFETY: both crowds are live and used by this thread only.

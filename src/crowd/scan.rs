@@ -165,6 +165,10 @@ pub(crate) unsafe fn within_avx2(
 
 /// Test memory followed by an unmapped page: data copied to its end lets a test check that a
 /// build reads nothing past a slice (a read there faults).
+///
+/// cbindgen:ignore
+// (cbindgen does not evaluate `cfg(test)`: without the line above it copies this module's
+// `extern "C"` imports, `mmap`, `mprotect` and `munmap`, into include/wayfarer.h.)
 #[cfg(all(test, target_os = "linux", target_arch = "x86_64"))]
 pub(crate) mod guard {
     use core::ffi::c_void;

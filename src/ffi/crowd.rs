@@ -12,6 +12,7 @@ use super::boundary::{
     opt_points_out, opt_slice_out, point_in, points_in, slice_in, write_opt, FfiResult, WfStatus,
 };
 use crate::crowd::{AgentId, Crowd, CrowdError, Obstacle, ObstacleId, RouteMode};
+use crate::simd::Simd;
 
 /// A crowd of agents among static obstacles (opaque; made by `wf_crowd_new`, freed by
 /// `wf_crowd_free`). Not thread-safe: use one crowd from one thread at a time.
@@ -55,6 +56,41 @@ pub enum WfHit {
     Obstacle = 1,
     /// Another agent (the hit id is an agent id).
     Agent = 2,
+}
+
+/// Instruction-set levels of the step's lane kernels, for `wf_crowd_set_simd` and
+/// `wf_crowd_simd` (as `uint32_t`; any other value is `WF_STATUS_INVALID_ARGUMENT`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WfSimd {
+    /// Baseline code only (SSE2 on x86-64; the only level elsewhere).
+    Portable = 0,
+    /// Up to AVX2 (x86-64).
+    Avx2 = 1,
+    /// Up to AVX-512 F and VL (x86-64): the default, no cap.
+    Avx512 = 2,
+}
+
+impl WfSimd {
+    /// The cap named by a C `uint32_t`, or `WF_STATUS_INVALID_ARGUMENT`.
+    pub fn from_u32(value: u32) -> FfiResult<Simd> {
+        match value {
+            v if v == WfSimd::Portable as u32 => Ok(Simd::Portable),
+            v if v == WfSimd::Avx2 as u32 => Ok(Simd::Avx2),
+            v if v == WfSimd::Avx512 as u32 => Ok(Simd::Avx512),
+            _ => Err(WfStatus::InvalidArgument),
+        }
+    }
+}
+
+impl From<Simd> for WfSimd {
+    fn from(level: Simd) -> Self {
+        match level {
+            Simd::Portable => WfSimd::Portable,
+            Simd::Avx2 => WfSimd::Avx2,
+            Simd::Avx512 => WfSimd::Avx512,
+        }
+    }
 }
 
 impl From<CrowdError> for WfStatus {
@@ -172,6 +208,48 @@ pub unsafe extern "C" fn wf_crowd_route_cache(
                 return Err(WfStatus::NullPointer);
             }
             write_opt(out_max_fields, c.crowd.route_cache())?;
+        }
+        Ok(())
+    })
+}
+
+/// Caps the instruction sets the step's lane kernels (candidate scan, neighbour cull, batched
+/// turns) may use: `WF_SIMD_PORTABLE`, `WF_SIMD_AVX2` or `WF_SIMD_AVX512` (the default: no
+/// cap). The crowd runs the best level this CPU has up to `cap` (`wf_crowd_simd` reports it;
+/// off x86-64 always the portable code). Every level gives exactly the same bits: capping is
+/// for comparisons, and for CPUs that lower their clock under AVX-512 (cap at `WF_SIMD_AVX2`
+/// there if the rest of the frame suffers). Any other value: `WF_STATUS_INVALID_ARGUMENT`,
+/// and nothing changes.
+///
+/// # Safety
+/// `crowd` must be NULL or a live crowd.
+#[no_mangle]
+pub unsafe extern "C" fn wf_crowd_set_simd(crowd: *mut WfCrowd, cap: u32) -> WfStatus {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle_mut(crowd)? };
+        let cap = WfSimd::from_u32(cap)?;
+        c.crowd.set_simd(cap);
+        Ok(())
+    })
+}
+
+/// Writes the level (`WF_SIMD_*`) the step's lane kernels run at: the cap set by
+/// `wf_crowd_set_simd` (`WF_SIMD_AVX512` unless lowered), lowered to what this CPU supports,
+/// so never above the cap. Every level gives the same bits.
+///
+/// # Safety
+/// `crowd` must be NULL or a live crowd; `out_level` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn wf_crowd_simd(crowd: *const WfCrowd, out_level: *mut u32) -> WfStatus {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        unsafe {
+            let c = handle_ref(crowd)?;
+            if out_level.is_null() {
+                return Err(WfStatus::NullPointer);
+            }
+            write_opt(out_level, WfSimd::from(c.crowd.simd()) as u32)?;
         }
         Ok(())
     })

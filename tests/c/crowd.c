@@ -262,9 +262,66 @@ static void route_cache(void) {
     wf_crowd_free(crowd);
 }
 
+/* Steps a crowd of two crossing lines round a pillar at `cap`; writes positions and yaws. */
+static void crossing_at(uint32_t cap, float *pos, float *yaws) {
+    WfCrowd *crowd = NULL;
+    const float pillar[3] = {0, 0, 0};
+    uint32_t ids[16], pillar_id = 0;
+    int k;
+    CHECK_STATUS(wf_crowd_new(16, &crowd), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_set_simd(crowd, cap), WF_STATUS_OK);
+    for (k = 0; k < 16; ++k) {
+        const float row = (float)(k / 8), col = (float)(k % 8);
+        const float from[3] = {col - 3.5f, 0, 8 * row - 4}, to[3] = {3.5f - col, 0, 4 - 8 * row};
+        CHECK_STATUS(wf_crowd_add_agent(crowd, from, 0, 1.4f, 0.35f, &ids[k]), WF_STATUS_OK);
+        CHECK_STATUS(wf_crowd_set_target(crowd, ids[k], to, 0.2f), WF_STATUS_OK);
+    }
+    CHECK_STATUS(wf_crowd_add_circle(crowd, pillar, 0.8f, &pillar_id), WF_STATUS_OK);
+    for (k = 0; k < 60; ++k) CHECK_STATUS(wf_crowd_step(crowd, 0.1f, 1), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_read_agents(crowd, ids, 16, pos, 16, yaws, 16, NULL, 0), WF_STATUS_OK);
+    wf_crowd_free(crowd);
+}
+
+static void simd(void) {
+    WfCrowd *crowd = NULL;
+    const uint32_t caps[3] = {WF_SIMD_PORTABLE, WF_SIMD_AVX2, WF_SIMD_AVX512};
+    uint32_t level = 77, untouched = 77;
+    float pos[3][3 * 16], yaws[3][16];
+    int i;
+    CHECK_STATUS(wf_crowd_new(4, &crowd), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_simd(crowd, &level), WF_STATUS_OK);
+    CHECK(level <= WF_SIMD_AVX512); /* the default: no cap, the best this CPU has */
+    for (i = 0; i < 3; ++i) {
+        CHECK_STATUS(wf_crowd_set_simd(crowd, caps[i]), WF_STATUS_OK);
+        CHECK_STATUS(wf_crowd_simd(crowd, &level), WF_STATUS_OK);
+        CHECK(level <= caps[i]); /* never above the cap */
+    }
+    CHECK_STATUS(wf_crowd_set_simd(crowd, WF_SIMD_PORTABLE), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_simd(crowd, &level), WF_STATUS_OK);
+    CHECK(level == WF_SIMD_PORTABLE); /* every CPU has the portable code */
+    /* Refused: NULL handle, unknown levels; the cap stays portable. */
+    CHECK_STATUS(wf_crowd_set_simd(NULL, WF_SIMD_AVX2), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_set_simd(crowd, 3), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_set_simd(crowd, UINT32_MAX), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_simd(NULL, &untouched), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_simd(crowd, NULL), WF_STATUS_NULL_POINTER);
+    CHECK(untouched == 77);
+    CHECK_STATUS(wf_crowd_simd(crowd, &level), WF_STATUS_OK);
+    CHECK(level == WF_SIMD_PORTABLE);
+    wf_crowd_free(crowd);
+
+    /* Every cap gives the same bits. */
+    for (i = 0; i < 3; ++i) crossing_at(caps[i], pos[i], yaws[i]);
+    for (i = 1; i < 3; ++i) {
+        CHECK(memcmp(pos[0], pos[i], sizeof pos[0]) == 0);
+        CHECK(memcmp(yaws[0], yaws[i], sizeof yaws[0]) == 0);
+    }
+}
+
 void wf_suite_crowd(void) {
     lifecycle_and_bad_handles();
     agents();
     obstacles();
     route_cache();
+    simd();
 }

@@ -322,6 +322,25 @@ namespace Wayfarer.Tests
         }
 
         [Test]
+        public static void CrowdManagerAppliesItsSimdCap()
+        {
+            var manager = Manager();
+            Assert.Equal(Simd.Avx512, manager.Simd, "default: no cap");
+            manager.Simd = Simd.Portable;
+            Agent(manager, Vector3.zero, new Vector3(0, 0, 5), false);
+            Assert.Equal(Simd.Portable, manager.Simulation.Simd, "applied when the crowd is made");
+            manager.Simd = Simd.Avx2;
+            Assert.True(manager.Simulation.Simd <= Simd.Avx2, "applied at once");
+            manager.Simd = (Simd)7;
+            Assert.Equal(Simd.Avx512, manager.Simd, "clamped to AVX-512");
+            // An Inspector edit is picked up by the next step.
+            Ref.Set(manager, "_simd", Simd.Portable);
+            manager.Step(0.05f);
+            Assert.Equal(Simd.Portable, manager.Simulation.Simd, "Inspector edit applied");
+            Ref.Send(manager, "OnDestroy");
+        }
+
+        [Test]
         public static void GizmosDrawForEveryComponent()
         {
             var bean = Bean(PathEnd.Stop, 1f);

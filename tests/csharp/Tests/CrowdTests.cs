@@ -166,6 +166,55 @@ namespace Wayfarer.Tests
         }
 
         [Test]
+        public static void SimdCapIsNeverExceededAndUnknownLevelsAreRefused()
+        {
+            var caps = new[] { Simd.Portable, Simd.Avx2, Simd.Avx512 };
+            using (var crowd = new CrowdSimulation(1))
+            {
+                Assert.True(crowd.Simd <= Simd.Avx512, "default: no cap, got " + crowd.Simd);
+                foreach (var cap in caps)
+                {
+                    crowd.SetSimd(cap);
+                    Assert.True(crowd.Simd <= cap, "never above the cap " + cap + ", got " + crowd.Simd);
+                }
+                crowd.SetSimd(Simd.Portable);
+                Assert.Equal(Simd.Portable, crowd.Simd, "every CPU has the portable code");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.SetSimd((Simd)3), "one past AVX-512");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.SetSimd((Simd)uint.MaxValue), "uint.MaxValue");
+                Assert.Equal(Simd.Portable, crowd.Simd, "refused calls change nothing");
+            }
+
+            // Every cap gives the same bits: two lines crossing round a pillar.
+            var runs = new Vector3[caps.Length][];
+            for (int c = 0; c < caps.Length; c++)
+            {
+                using (var crowd = new CrowdSimulation(16))
+                {
+                    crowd.SetSimd(caps[c]);
+                    var ids = new uint[16];
+                    for (int k = 0; k < 16; k++)
+                    {
+                        float row = k / 8, col = k % 8;
+                        ids[k] = crowd.AddAgent(new Vector3(col - 3.5f, 0, 8 * row - 4), 0f, 1.4f, 0.35f);
+                        crowd.SetTarget(ids[k], new Vector3(3.5f - col, 0, 4 - 8 * row), 0.2f);
+                    }
+                    crowd.AddCircle(Vector3.zero, 0.8f);
+                    for (int i = 0; i < 60; i++) crowd.Step(0.1f);
+                    runs[c] = new Vector3[16];
+                    crowd.ReadAgents(ids, 16, runs[c], null, null);
+                }
+            }
+            for (int c = 1; c < caps.Length; c++)
+            {
+                for (int k = 0; k < 16; k++)
+                {
+                    Assert.True(runs[c][k].x.Equals(runs[0][k].x) && runs[c][k].z.Equals(runs[0][k].z),
+                        caps[c] + " agent " + k + ": " + runs[c][k] + " vs portable " + runs[0][k]);
+                }
+            }
+        }
+
+        [Test]
         public static void RemovedIdsAndBadValuesAreRejected()
         {
             using (var crowd = new CrowdSimulation(2))

@@ -29,8 +29,13 @@ namespace Wayfarer.Components
             "thrashes (agents walk straight while they wait for a field).")]
         int _routeCache = CrowdSimulation.MaxRouteCache;
 
+        [SerializeField, Tooltip("Widest instruction set the crowd step may use (the best this CPU has up to it). " +
+            "Every level gives the same results; lower it for comparisons or on CPUs that slow down under AVX-512.")]
+        Simd _simd = Simd.Avx512;
+
         CrowdSimulation _crowd;
         int _appliedRouteCache = CrowdSimulation.MaxRouteCache;
+        Simd _appliedSimd = Simd.Avx512;
         readonly List<ObstacleAvoidance> _agents = new List<ObstacleAvoidance>();
         readonly List<CrowdObstacle> _obstacles = new List<CrowdObstacle>();
         uint[] _ids = new uint[0];
@@ -55,6 +60,8 @@ namespace Wayfarer.Components
                     _crowd = new CrowdSimulation(_capacity);
                     _appliedRouteCache = CrowdSimulation.MaxRouteCache;
                     ApplyRouteCache();
+                    _appliedSimd = Simd.Avx512;
+                    ApplySimd();
                 }
                 return _crowd;
             }
@@ -103,6 +110,38 @@ namespace Wayfarer.Components
             {
                 _crowd.SetRouteCache(cap);
                 _appliedRouteCache = cap;
+            }
+        }
+
+        /// <summary>The cap on the instruction sets of the crowd step (a value past
+        /// <see cref="Wayfarer.Crowd.Simd.Avx512"/> is clamped to it; see <see cref="CrowdSimulation.SetSimd"/>;
+        /// <see cref="CrowdSimulation.Simd"/> reports the level in use). Applied at once; an Inspector
+        /// edit is applied by the next <see cref="Step"/>.</summary>
+        public Simd Simd
+        {
+            get { return _simd; }
+            set
+            {
+                _simd = ClampSimd(value);
+                if (_crowd != null)
+                {
+                    ApplySimd();
+                }
+            }
+        }
+
+        static Simd ClampSimd(Simd cap)
+        {
+            return cap > Simd.Avx512 ? Simd.Avx512 : cap;
+        }
+
+        void ApplySimd()
+        {
+            Simd cap = ClampSimd(_simd);
+            if (cap != _appliedSimd)
+            {
+                _crowd.SetSimd(cap);
+                _appliedSimd = cap;
             }
         }
 
@@ -219,6 +258,7 @@ namespace Wayfarer.Components
             // A debugger pause or a load hitch must not stop the crowd (the library refuses longer steps).
             dt = Mathf.Min(dt, CrowdSimulation.MaxStep);
             ApplyRouteCache();
+            ApplySimd();
             bool wantHits = false;
             for (int i = 0; i < n; i++)
             {

@@ -97,6 +97,33 @@ namespace Wayfarer.Crowd
             }
         }
 
+        /// <summary>
+        /// Caps the instruction sets the step's lane kernels (candidate scan, neighbour cull, batched
+        /// turns) may use; the crowd runs the best level this CPU has up to <paramref name="cap"/>
+        /// (<see cref="CrowdSimulation.Simd"/> reports it). Every level gives exactly the same results: capping is for
+        /// comparisons, and for CPUs that lower their clock under AVX-512 (cap at <see cref="Wayfarer.Crowd.Simd.Avx2"/>
+        /// there if the rest of the frame suffers). The default is <see cref="Wayfarer.Crowd.Simd.Avx512"/>
+        /// (no cap). A value outside the enum throws <see cref="WayfarerException"/> with
+        /// <c>InvalidArgument</c> and changes nothing.
+        /// </summary>
+        public void SetSimd(Simd cap)
+        {
+            Wf.Check(NativeMethods.wf_crowd_set_simd(handle.Ptr, (uint)cap), "wf_crowd_set_simd");
+        }
+
+        /// <summary>The level the step's lane kernels run at: the cap given to <see cref="SetSimd"/>
+        /// (<see cref="Wayfarer.Crowd.Simd.Avx512"/> unless lowered), lowered to what this CPU supports, so
+        /// never above the cap.</summary>
+        public unsafe Simd Simd
+        {
+            get
+            {
+                uint level;
+                Wf.Check(NativeMethods.wf_crowd_simd(handle.Ptr, &level), "wf_crowd_simd");
+                return (Simd)level;
+            }
+        }
+
         /// <summary>Adds an agent; returns its id (stable until removed). A full crowd throws
         /// <see cref="WayfarerException"/> with <c>InvalidCount</c>.</summary>
         public unsafe uint AddAgent(Vector3 position, float yaw, float speed, float radius)

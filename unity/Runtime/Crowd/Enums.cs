@@ -24,6 +24,19 @@ namespace Wayfarer.Crowd
         Planned = 2,
     }
 
+    /// <summary>Instruction-set levels of the crowd step's lane kernels (WF_SIMD_*): a cap for
+    /// <see cref="CrowdSimulation.SetSimd"/> and the level <see cref="CrowdSimulation.Simd"/> reports.
+    /// Every level gives exactly the same results.</summary>
+    public enum Simd : uint
+    {
+        /// <summary>Baseline code only (SSE2 on x86-64; the only level on other CPUs).</summary>
+        Portable = 0,
+        /// <summary>Up to AVX2 (x86-64).</summary>
+        Avx2 = 1,
+        /// <summary>Up to AVX-512 (x86-64): the default, no cap.</summary>
+        Avx512 = 2,
+    }
+
     /// <summary>What an agent's avoidance ray hit in the last step (WF_HIT_*).</summary>
     public enum HitKind : uint
     {

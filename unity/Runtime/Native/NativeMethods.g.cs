@@ -77,6 +77,28 @@ namespace Wayfarer.Native
         [DllImport(__DllName, EntryPoint = "wf_crowd_route_cache", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_crowd_route_cache(IntPtr crowd, UIntPtr* out_max_fields);
 
+        // Caps the instruction sets the step's lane kernels (candidate scan, neighbour cull, batched
+        // turns) may use: `WF_SIMD_PORTABLE`, `WF_SIMD_AVX2` or `WF_SIMD_AVX512` (the default: no
+        // cap). The crowd runs the best level this CPU has up to `cap` (`wf_crowd_simd` reports it;
+        // off x86-64 always the portable code). Every level gives exactly the same bits: capping is
+        // for comparisons, and for CPUs that lower their clock under AVX-512 (cap at `WF_SIMD_AVX2`
+        // there if the rest of the frame suffers). Any other value: `WF_STATUS_INVALID_ARGUMENT`,
+        // and nothing changes.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_simd", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_simd(IntPtr crowd, uint cap);
+
+        // Writes the level (`WF_SIMD_*`) the step's lane kernels run at: the cap set by
+        // `wf_crowd_set_simd` (`WF_SIMD_AVX512` unless lowered), lowered to what this CPU supports,
+        // so never above the cap. Every level gives the same bits.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; `out_level` NULL or valid.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_simd", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_simd(IntPtr crowd, uint* out_level);
+
         // Adds an agent at `position` (3 floats) facing `yaw` (radians, 0 = +Z, clockwise from
         // above) with walking `speed` (m/s, ≥ 0) and body `radius` (m, > 0); writes its id. Its
         // target is where it stands until `wf_crowd_set_target`. Full crowd: `WF_STATUS_INVALID_COUNT`.
@@ -595,5 +617,17 @@ namespace Wayfarer.Native
         Obstacle = 1,
         // Another agent (the hit id is an agent id).
         Agent = 2,
+    }
+
+    // Instruction-set levels of the step's lane kernels, for `wf_crowd_set_simd` and
+    // `wf_crowd_simd` (as `uint32_t`; any other value is `WF_STATUS_INVALID_ARGUMENT`).
+    public enum WfSimd : uint
+    {
+        // Baseline code only (SSE2 on x86-64; the only level elsewhere).
+        Portable = 0,
+        // Up to AVX2 (x86-64).
+        Avx2 = 1,
+        // Up to AVX-512 F and VL (x86-64): the default, no cap.
+        Avx512 = 2,
     }
 }
