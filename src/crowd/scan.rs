@@ -165,10 +165,6 @@ pub(crate) unsafe fn within_avx2(
 
 /// Test memory followed by an unmapped page: data copied to its end lets a test check that a
 /// build reads nothing past a slice (a read there faults).
-///
-/// cbindgen:ignore
-// (cbindgen does not evaluate `cfg(test)`: without the line above it copies this module's
-// `extern "C"` imports, `mmap`, `mprotect` and `munmap`, into include/wayfarer.h.)
 #[cfg(all(test, target_os = "linux", target_arch = "x86_64"))]
 pub(crate) mod guard {
     use core::ffi::c_void;
@@ -184,8 +180,8 @@ pub(crate) mod guard {
     impl Guarded {
         /// Maps the two pages.
         pub(crate) fn new() -> Self {
-            // (Declared in the function, where cbindgen, which reads every module for the C
-            // header, does not look.)
+            // (Declared in the function: cbindgen, which reads every module for the C header
+            // and does not evaluate `cfg(test)`, does not look inside functions.)
             extern "C" {
                 fn mmap(
                     addr: *mut c_void,
