@@ -176,7 +176,8 @@ pub struct Crowd {
     gathered: Vec<Gathered>,
     /// Their positions (the look-ahead grid's input).
     gathered_pos: Vec<Vec2>,
-    /// Per storage slot: the index of its body in projection order (`u32::MAX`: no body).
+    /// Per storage slot: the index of its body in projection order (`u32::MAX`: no body);
+    /// built only for the threaded write-back.
     rank: Vec<u32>,
     /// Per gathered agent: the index of its body in steer order (the one-thread body build).
     inverse: Vec<u32>,
@@ -765,17 +766,13 @@ impl Crowd {
         self.write_back(dt, threads);
     }
 
-    /// Gathers the live agents in slot order (routes, positions) and resets the ranks;
-    /// returns the largest radius and look-ahead, or `None` when no agent is live.
+    /// Gathers the live agents in slot order (routes, positions); returns the largest radius and look-ahead, or `None` when no agent is live.
     #[inline(never)]
     fn gather(&mut self) -> Option<(f32, f32)> {
         self.planner.begin_step();
         // Gather, in slot order: routes, positions, the largest radius and look-ahead.
         self.gathered.clear();
         self.gathered_pos.clear();
-        // Every slot's rank is reset; live ones get theirs once the projection order is known.
-        self.rank.clear();
-        self.rank.resize(self.agents.items.len(), u32::MAX);
         let mut max_radius = 0.0f32;
         let mut max_look = 0.0f32;
         // cos of the last half field of view seen (agents mostly share one): same bits as
@@ -925,9 +922,6 @@ impl Crowd {
         }
         self.pos.clear();
         self.pos.extend(self.finals.iter().map(|f| f.pos));
-        for (k, b) in self.bodies.iter().enumerate() {
-            self.rank[b.slot as usize] = k as u32;
-        }
         self.overlaps.resize(n, (Vec2::ZERO, false, true, 0.0));
         // One Jacobi pass over every agent (parallel in large crowds) finds and halves the
         // overlaps; then serial Gauss-Seidel sweeps in a fixed order over the agents still
@@ -1069,10 +1063,19 @@ impl Crowd {
         self.guard(max_radius, slack);
     }
 
-    /// Writes the bodies back to their agents, in slot order (each slot finds its body by
-    /// rank).
+    /// Writes the bodies back to their agents: on one thread in body order, each to its slot;
+    /// on several in slot order, each slot finding its body by rank.
     #[inline(never)]
     fn write_back(&mut self, dt: f32, threads: usize) {
+        let light = (threads, MIN_LIGHT_PER_THREAD);
+        let single = one_thread(light, self.agents.items.len());
+        if !single {
+            self.rank.clear();
+            self.rank.resize(self.agents.items.len(), u32::MAX);
+            for (k, b) in self.bodies.iter().enumerate() {
+                self.rank[b.slot as usize] = k as u32;
+            }
+        }
         let Slots {
             items, generations, ..
         } = &mut self.agents;
@@ -1117,8 +1120,7 @@ impl Crowd {
                 normal: Vec3::new(d.hit.normal.x, 0.0, d.hit.normal.y),
             };
         };
-        let light = (threads, MIN_LIGHT_PER_THREAD);
-        if one_thread(light, items.len()) {
+        if single {
             // In body order (the step's arrays read in sequence), each written to its slot.
             for (k, b) in bodies.iter().enumerate() {
                 if let Some(a) = items[b.slot as usize].as_mut() {
