@@ -10,6 +10,7 @@ use crate::simd::Simd;
 use super::agent::{forward2, Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::kernels::Kernels;
+use super::obstacle::Ring;
 use super::obstacle::{Obstacle, Shape};
 use super::planner::{Planner, MAX_FIELDS, REPLAN_STEPS};
 use super::steering::{
@@ -169,6 +170,8 @@ pub struct Crowd {
     obstacles: Slots<(Obstacle, Shape)>,
     obstacles_dirty: bool,
     shapes: Vec<Option<Shape>>,
+    /// Each obstacle's bounding circle, for the steer's first tests (see [`Ring`]).
+    rings: Vec<Ring>,
     obstacle_ids: Vec<u32>,
     obstacle_grid: ObstacleGrid,
     grid: AgentGrid,
@@ -370,6 +373,7 @@ impl Crowd {
             obstacles: Slots::new(capacity.max(1024)),
             obstacles_dirty: true,
             shapes: Vec::new(),
+            rings: Vec::new(),
             obstacle_ids: Vec::new(),
             obstacle_grid: ObstacleGrid::default(),
             grid: AgentGrid::with_capacity(capacity),
@@ -664,11 +668,14 @@ impl Crowd {
 
     fn rebuild_obstacles(&mut self) {
         self.shapes.clear();
+        self.rings.clear();
         self.obstacle_ids.clear();
         let mut boxes = Vec::with_capacity(self.obstacles.items.len());
         for (s, o) in self.obstacles.items.iter().enumerate() {
             let shape = o.as_ref().map(|(_, sh)| *sh);
             self.shapes.push(shape);
+            self.rings
+                .push(shape.map_or_else(Ring::default, |sh| Ring::of(&sh)));
             self.obstacle_ids.push(self.obstacles.id_of(s));
             boxes.push(shape.map(|sh| (sh.center - sh.extent(), sh.center + sh.extent())));
         }
@@ -854,6 +861,7 @@ impl Crowd {
                 pos: &self.pos,
                 grid: &self.grid,
                 shapes: &self.shapes,
+                rings: &self.rings,
                 obstacles: &self.obstacle_grid,
                 max_radius,
                 dt,

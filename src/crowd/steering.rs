@@ -47,7 +47,7 @@ use super::cull::LANES as CULL_LANES;
 use super::cull::{survivors_avx2, survivors_avx512, Looker};
 use super::grid::{AgentGrid, ObstacleGrid, MAX_QUERY_RUNS};
 use super::kernels::Kernels;
-use super::obstacle::Shape;
+use super::obstacle::{Ring, Shape};
 use super::scan::LANES;
 use super::turn::{turn, turn_lanes, TurnIn, LANES as TURN_LANES};
 
@@ -203,6 +203,8 @@ pub(crate) struct World<'a> {
     pub pos: &'a [Vec2],
     pub grid: &'a AgentGrid,
     pub shapes: &'a [Option<Shape>],
+    /// `Ring::of` each shape (default for removed ones, which no list holds).
+    pub rings: &'a [Ring],
     pub obstacles: &'a ObstacleGrid,
     pub max_radius: f32,
     pub dt: f32,
@@ -456,16 +458,17 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let mut obstacle_gap = look;
     let mut gap_nan = false;
     w.obstacles.query_near(b.pos, look, |oi| {
-        let Some(shape) = &w.shapes[oi] else {
-            return;
-        };
-        let bound = shape.bounding_radius();
-        let m = b.pos - shape.center;
+        let Ring {
+            center,
+            bound,
+            scale,
+        } = w.rings[oi];
+        let m = b.pos - center;
         let m2 = m.length_squared();
         // The shape lies inside its bounding circle: its surface is at least |m| − bound away.
         // Less a ten-thousandth of the magnitudes for rounding; NaN (infinite magnitudes)
         // counts as touching.
-        let (dm, scale) = (m2.sqrt(), shape.center.abs().max_element());
+        let dm = m2.sqrt();
         let lower = dm - bound - 1e-4 * (dm + bound + scale);
         obstacle_gap = obstacle_gap.min(lower);
         gap_nan |= lower.is_nan();
@@ -473,6 +476,10 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         if m2 > reach * reach {
             return;
         }
+        // Listed obstacles exist (the lists skip removed ones).
+        let Some(shape) = &w.shapes[oi] else {
+            return;
+        };
         // The ray below can only hit inside the bounding circle grown by the radius: when the
         // walk line misses that circle (or meets it beyond the look-ahead), so does the ray.
         let grown = (bound + b.radius) * (1.0 + 1e-5) + 1e-5;
