@@ -3,6 +3,8 @@
 //! back the agents a crush would still press into each other" (see [`Crowd::step`]'s steps in
 //! the README and [`OVERLAP_GUARD`]).
 
+use core::sync::atomic::{AtomicU32, Ordering};
+
 use glam::{Vec2, Vec3};
 
 use crate::simd::Simd;
@@ -54,6 +56,9 @@ const MIN_LIGHT_PER_THREAD: usize = 16_384;
 /// (See `MIN_AGENTS_PER_THREAD` under `cfg(fuzzing)`.)
 #[cfg(fuzzing)]
 const MIN_LIGHT_PER_THREAD: usize = 2;
+/// Agents steered before the turns they left pending are finished, with where they step to
+/// (a multiple of the turn's lanes; their records are then still in cache).
+const STEER_BLOCK: usize = 128;
 
 /// An agent's id: stable while it lives, invalid once removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -287,39 +292,50 @@ fn body_of(a: &Agent, g: &Gathered, pos: Vec2) -> Body {
     }
 }
 
-/// Runs `f(k, &mut a[k], &mut b[k])` for every k (`a` and `b` have equal lengths), on up to
-/// `threads` scoped threads of at least `per_thread` items each (same bits for any thread
-/// count: each call may read only the read-only world besides its own two elements).
-///
-/// `f` is called from one place, the per-chunk loop `run`, so it is inlined there (called
-/// from the serial path and from each thread, it was not: a call per item).
-fn par_update2<A: Send, B: Send, F: Fn(usize, &mut A, &mut B) + Sync>(
+/// Runs `f(start, a_chunk, b_chunk)` over equal chunks of `a` and `b` (equal lengths; the
+/// chunks start at index `start`), on up to `threads` scoped threads of at least
+/// `per_thread` items each (same bits for any thread count: each call may read only the
+/// read-only world besides its own chunks).
+fn par_chunks2<A: Send, B: Send, F: Fn(usize, &mut [A], &mut [B]) + Sync>(
     (threads, per_thread): (usize, usize),
     a: &mut [A],
     b: &mut [B],
     f: F,
 ) {
     debug_assert_eq!(a.len(), b.len());
-    let run = |start: usize, xs: &mut [A], ys: &mut [B]| {
-        for (i, (x, y)) in xs.iter_mut().zip(ys).enumerate() {
-            f(start + i, x, y);
-        }
-    };
     let threads = threads.min(a.len() / per_thread).max(1);
     if threads == 1 {
-        run(0, a, b);
+        f(0, a, b);
         return;
     }
     let chunk = a.len().div_ceil(threads);
     std::thread::scope(|s| {
-        let run = &run;
+        let f = &f;
         let mut parts = a.chunks_mut(chunk).zip(b.chunks_mut(chunk)).enumerate();
         let first = parts.next();
         for (c, (xs, ys)) in parts {
-            s.spawn(move || run(c * chunk, xs, ys));
+            s.spawn(move || f(c * chunk, xs, ys));
         }
         if let Some((_, (xs, ys))) = first {
-            run(0, xs, ys);
+            f(0, xs, ys);
+        }
+    });
+}
+
+/// Runs `f(k, &mut a[k], &mut b[k])` for every k (`a` and `b` have equal lengths), on up to
+/// `threads` scoped threads of at least `per_thread` items each ([`par_chunks2`]).
+///
+/// `f` is called from one place, the per-chunk loop, so it is inlined there (called from the
+/// serial path and from each thread, it was not: a call per item).
+fn par_update2<A: Send, B: Send, F: Fn(usize, &mut A, &mut B) + Sync>(
+    threads: (usize, usize),
+    a: &mut [A],
+    b: &mut [B],
+    f: F,
+) {
+    par_chunks2(threads, a, b, |start, xs, ys| {
+        for (i, (x, y)) in xs.iter_mut().zip(ys).enumerate() {
+            f(start + i, x, y);
         }
     });
 }
@@ -867,24 +883,37 @@ impl Crowd {
                 dt,
                 kernels: self.kernels,
             };
-            par_fill((threads, MIN_AGENTS_PER_THREAD), &mut self.decisions, |k| {
-                steer(&world, k)
-            });
+            // Blocks of STEER_BLOCK agents: each block's steers, then the turns they left
+            // pending and where each body steps to, while its records are still in cache.
+            let kernels = self.kernels;
+            // The largest speed, as the bits of a non-negative f32 (ordered as integers).
+            let fastest = AtomicU32::new(0);
+            par_chunks2(
+                (threads, MIN_AGENTS_PER_THREAD),
+                &mut self.decisions,
+                &mut self.stepped,
+                |start, decisions, stepped| {
+                    let blocks = decisions
+                        .chunks_mut(STEER_BLOCK)
+                        .zip(stepped.chunks_mut(STEER_BLOCK));
+                    for (i, (ds, ss)) in blocks.enumerate() {
+                        let first = start + i * STEER_BLOCK;
+                        for (k, d) in (first..).zip(ds.iter_mut()) {
+                            *d = steer(&world, k);
+                        }
+                        let bodies = &world.bodies[first..first + ds.len()];
+                        finish_turns(bodies, ds, dt, kernels);
+                        for ((s, b), d) in ss.iter_mut().zip(bodies).zip(ds.iter()) {
+                            *s = b.pos + d.vel * dt;
+                        }
+                        // (`f32::max` skips NaN: the block's largest speed is ≥ 0, not NaN.)
+                        let top = ds.iter().fold(0.0f32, |m, d| m.max(d.vel.length()));
+                        fastest.fetch_max(top.to_bits(), Ordering::Relaxed);
+                    }
+                },
+            );
+            f32::from_bits(fastest.into_inner())
         }
-        // The turns the steer left pending, batched; then where each body steps to.
-        finish_turns(&self.sorted, &mut self.decisions, dt, self.kernels);
-        for ((s, b), d) in self
-            .stepped
-            .iter_mut()
-            .zip(&self.sorted)
-            .zip(&self.decisions)
-        {
-            *s = b.pos + d.vel * dt;
-        }
-        // (The largest of the speeds in any order: `f32::max` skips NaN.)
-        self.decisions
-            .iter()
-            .fold(0.0f32, |m, d| m.max(d.vel.length()))
     }
 
     /// Moves the bodies and projects them out of each other and out of obstacles.
