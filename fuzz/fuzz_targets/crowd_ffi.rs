@@ -1,12 +1,13 @@
 //! The crowd through the C ABI: a crowd of fuzzed capacity (0, small, just over the limit,
 //! huge), then fuzzed sequences of every mutating call (agents and obstacles added, removed,
 //! re-targeted, re-tuned with hostile values, teleported to NaN, unknown and stale ids),
-//! steps with hostile `dt` and thread counts (0, 1, many, `u32::MAX`), and reads with every
-//! buffer shape (NULL, misaligned, too small, larger).
+//! steps with hostile `dt` and thread counts (0, 1, many, `u32::MAX`), the route cache and
+//! SIMD caps set to hostile values and read back, and reads with every buffer shape (NULL,
+//! misaligned, too small, larger).
 //!
 //! Checked: never a panic, a hang or a leak; ids are never reused while live; a failing read
 //! writes nothing; a successful read writes exactly one value per id, finite positions and
-//! yaws, valid states and hit kinds; the agent count matches the model.
+//! yaws, valid states and hit kinds; the agent count and the caps match the model.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -140,6 +141,110 @@ fn capacity(inp: &mut Input) -> usize {
     }
 }
 
+/// The crowd's settings the fuzzer has set: the route cache cap and the SIMD cap.
+struct Knobs {
+    route_cache: usize,
+    simd: u32,
+}
+
+/// The crowd handle, or NULL by chance.
+fn maybe_null(inp: &mut Input, c: *mut WfCrowd) -> *mut WfCrowd {
+    if inp.chance(32) {
+        core::ptr::null_mut()
+    } else {
+        c
+    }
+}
+
+fn count(inp: &mut Input, c: *mut WfCrowd, m: &Model) {
+    let h = maybe_null(inp, c);
+    let mut n = OutOne::<usize>::new(inp.chance(16));
+    // SAFETY: h NULL or live; n NULL or one usize.
+    let s = checked(
+        unsafe { wf_crowd_agent_count(h, n.ptr()) },
+        "wf_crowd_agent_count",
+    );
+    if s == WfStatus::Ok {
+        assert_eq!(n.get(), m.agents.len(), "wf_crowd_agent_count");
+    } else {
+        n.assert_untouched("wf_crowd_agent_count");
+    }
+}
+
+/// Sets the route cache cap to a hostile value (0, 1, in range, 513, huge), then reads it:
+/// only 1..=512 on a live crowd is accepted, and the read gives the last accepted cap.
+fn route_cache(inp: &mut Input, c: *mut WfCrowd, k: &mut Knobs) {
+    let h = maybe_null(inp, c);
+    let v = match inp.byte() % 6 {
+        0 => 0,
+        1 => 1,
+        2 => 513,
+        3 => usize::MAX,
+        4 => inp.u32() as usize,
+        _ => 1 + inp.upto(511),
+    };
+    // SAFETY: h NULL or live, used by this thread only.
+    let s = checked(
+        unsafe { wf_crowd_set_route_cache(h, v) },
+        "wf_crowd_set_route_cache",
+    );
+    let valid = !h.is_null() && (1..=512).contains(&v);
+    assert_eq!(
+        s == WfStatus::Ok,
+        valid,
+        "wf_crowd_set_route_cache({v}): {s:?}"
+    );
+    if valid {
+        k.route_cache = v;
+    }
+    let h = maybe_null(inp, c);
+    let mut out = OutOne::<usize>::new(inp.chance(16));
+    // SAFETY: h NULL or live; out NULL or one usize.
+    let s = checked(
+        unsafe { wf_crowd_route_cache(h, out.ptr()) },
+        "wf_crowd_route_cache",
+    );
+    if s == WfStatus::Ok {
+        assert_eq!(out.get(), k.route_cache, "wf_crowd_route_cache");
+    } else {
+        out.assert_untouched("wf_crowd_route_cache");
+    }
+}
+
+/// Caps the lane kernels at a hostile value (the three levels, 3, huge), then reads the
+/// level in use: only 0..=2 on a live crowd is accepted, and the level never exceeds the last
+/// accepted cap.
+fn simd(inp: &mut Input, c: *mut WfCrowd, k: &mut Knobs) {
+    let h = maybe_null(inp, c);
+    let v = match inp.byte() % 6 {
+        0..=2 => inp.byte() as u32 % 3,
+        3 => 3,
+        4 => u32::MAX,
+        _ => inp.u32(),
+    };
+    // SAFETY: h NULL or live, used by this thread only.
+    let s = checked(unsafe { wf_crowd_set_simd(h, v) }, "wf_crowd_set_simd");
+    let valid = !h.is_null() && v <= 2;
+    assert_eq!(s == WfStatus::Ok, valid, "wf_crowd_set_simd({v}): {s:?}");
+    if valid {
+        k.simd = v;
+    }
+    let h = maybe_null(inp, c);
+    let mut out = OutOne::<u32>::new(inp.chance(16));
+    // SAFETY: h NULL or live; out NULL or one u32.
+    let s = checked(unsafe { wf_crowd_simd(h, out.ptr()) }, "wf_crowd_simd");
+    if s == WfStatus::Ok {
+        assert!(
+            out.get() <= k.simd,
+            "wf_crowd_simd {} above the cap {}",
+            out.get(),
+            k.simd
+        );
+    } else {
+        out.assert_untouched("wf_crowd_simd");
+    }
+}
+
 use wayfarer::crowd::MAX_CAPACITY;
 
 fuzz_target!(|data: &[u8]| {
@@ -160,6 +265,10 @@ fuzz_target!(|data: &[u8]| {
         "wf_crowd_new({cap}) OK above MAX_CAPACITY"
     );
     let mut m = Model::default();
+    let mut knobs = Knobs {
+        route_cache: 512,
+        simd: 2,
+    };
     for _ in 0..32 {
         match inp.byte() % 8 {
             0..=3 => {
@@ -190,25 +299,11 @@ fuzz_target!(|data: &[u8]| {
             }
             5 => read_agents(&mut inp, c, &m),
             6 => read_hits(&mut inp, c, &m),
-            _ => {
-                let null = inp.chance(32);
-                let mut n = OutOne::<usize>::new(inp.chance(16));
-                let h = if null {
-                    core::ptr::null()
-                } else {
-                    c as *const WfCrowd
-                };
-                // SAFETY: h NULL or live; n NULL or one usize.
-                let s = checked(
-                    unsafe { wf_crowd_agent_count(h, n.ptr()) },
-                    "wf_crowd_agent_count",
-                );
-                if s == WfStatus::Ok {
-                    assert_eq!(n.get(), m.agents.len(), "wf_crowd_agent_count");
-                } else {
-                    n.assert_untouched("wf_crowd_agent_count");
-                }
-            }
+            _ => match inp.byte() % 3 {
+                0 => count(&mut inp, c, &m),
+                1 => route_cache(&mut inp, c, &mut knobs),
+                _ => simd(&mut inp, c, &mut knobs),
+            },
         }
         if inp.is_empty() {
             break;
