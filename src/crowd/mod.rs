@@ -19,6 +19,7 @@ pub mod obstacle;
 pub mod planner;
 mod scan;
 pub mod scenario;
+mod sieve;
 pub mod simulator;
 pub mod steering;
 mod turn;

@@ -57,30 +57,6 @@ pub struct Shape {
     pub round: f32,
 }
 
-/// A shape's bounding circle and the magnitude of its centre, computed once when the
-/// obstacles change: the steer tests every listed obstacle against these first (16 bytes,
-/// no square root) and reads the [`Shape`] only for the few its look-ahead can reach.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct Ring {
-    /// The shape's centre.
-    pub center: Vec2,
-    /// [`Shape::bounding_radius`].
-    pub bound: f32,
-    /// The centre's largest coordinate magnitude (the rounding allowance's scale).
-    pub scale: f32,
-}
-
-impl Ring {
-    /// The ring of `s`.
-    pub(crate) fn of(s: &Shape) -> Self {
-        Self {
-            center: s.center,
-            bound: s.bounding_radius(),
-            scale: s.center.abs().max_element(),
-        }
-    }
-}
-
 /// A point of contact: where, the outward normal there, and the signed distance.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Contact {

@@ -12,9 +12,9 @@ use crate::simd::Simd;
 use super::agent::{forward2, Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::kernels::Kernels;
-use super::obstacle::Ring;
 use super::obstacle::{Obstacle, Shape};
 use super::planner::{Planner, MAX_FIELDS, REPLAN_STEPS};
+use super::sieve::Ring;
 use super::steering::{
     clear_of_obstacles, finish_turns, obstacle_distance, obstacle_margin, push_out, separation,
     steer, Body, Decision, Moved, World,
@@ -59,6 +59,8 @@ const MIN_LIGHT_PER_THREAD: usize = 2;
 /// Agents steered before the turns they left pending are finished, with where they step to
 /// (a multiple of the turn's lanes; their records are then still in cache).
 const STEER_BLOCK: usize = 128;
+/// Bodies ahead whose scattered records are prefetched for writing.
+const SCATTER_AHEAD: usize = 16;
 
 /// An agent's id: stable while it lives, invalid once removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -858,6 +860,22 @@ impl Crowd {
                     self.inverse[i as usize] = s as u32;
                 }
                 for (i, &s) in self.inverse.iter().enumerate() {
+                    #[cfg(target_arch = "x86_64")]
+                    if let Some(&ahead) = self.inverse.get(i + SCATTER_AHEAD) {
+                        // The record written SCATTER_AHEAD bodies from now: its two lines,
+                        // for writing (PREFETCHW; a hint, as every prefetch: it cannot fault).
+                        let at = self
+                            .sorted
+                            .as_ptr()
+                            .wrapping_add(ahead as usize)
+                            .cast::<i8>();
+                        // SAFETY: SSE is part of the x86_64 baseline; a prefetch reads nothing.
+                        unsafe {
+                            use core::arch::x86_64::{_mm_prefetch, _MM_HINT_ET0};
+                            _mm_prefetch::<_MM_HINT_ET0>(at);
+                            _mm_prefetch::<_MM_HINT_ET0>(at.wrapping_add(64));
+                        }
+                    }
                     let b = body(i);
                     self.pos[s as usize] = b.pos;
                     self.sorted[s as usize] = b;
@@ -971,13 +989,14 @@ impl Crowd {
         let apart = 2.0 * fastest * dt * (1.0 + 1e-4) + 1e-4 * max_radius;
         {
             let (bodies, pos, grid) = (&self.bodies, &self.pos, &self.grid);
+            let kernels = self.kernels;
             let (shapes, og) = (&self.shapes, &self.obstacle_grid);
             par_fill(light, &mut self.overlaps, |k| {
                 let b = &bodies[k];
                 let (c, touching) = if b.clearance > apart {
                     (Vec2::ZERO, false)
                 } else {
-                    separation(bodies, pos, grid, 1.5 * max_radius, k, |_| {})
+                    separation(bodies, pos, grid, 1.5 * max_radius, k, kernels, |_| {})
                 };
                 let p = b.pos + c;
                 // The agent is at most |vel|·dt + |c| from where its steer measured the
@@ -1023,6 +1042,7 @@ impl Crowd {
                     &self.grid,
                     1.5 * max_radius,
                     k,
+                    self.kernels,
                     |j| {
                         if !in_active[j] {
                             in_active[j] = true;
@@ -1160,6 +1180,24 @@ impl Crowd {
         if single {
             // In body order (the step's arrays read in sequence), each written to its slot.
             for (k, b) in bodies.iter().enumerate() {
+                #[cfg(target_arch = "x86_64")]
+                if let Some(ahead) = bodies.get(k + SCATTER_AHEAD) {
+                    // The agent written SCATTER_AHEAD bodies from now (its first two lines,
+                    // which the write touches) and the decision it reads.
+                    let at = items
+                        .as_ptr()
+                        .wrapping_add(ahead.slot as usize)
+                        .cast::<i8>();
+                    let d = decisions.as_ptr().wrapping_add(ahead.decision as usize);
+                    // SAFETY: SSE is part of the x86_64 baseline; a prefetch is a hint that
+                    // reads nothing and cannot fault.
+                    unsafe {
+                        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_ET0, _MM_HINT_T0};
+                        _mm_prefetch::<_MM_HINT_ET0>(at);
+                        _mm_prefetch::<_MM_HINT_ET0>(at.wrapping_add(64));
+                        _mm_prefetch::<_MM_HINT_T0>(d.cast());
+                    }
+                }
                 if let Some(a) = items[b.slot as usize].as_mut() {
                     write(a, k);
                 }

@@ -47,8 +47,9 @@ use super::cull::LANES as CULL_LANES;
 use super::cull::{survivors_avx2, survivors_avx512, Looker};
 use super::grid::{AgentGrid, ObstacleGrid, MAX_QUERY_RUNS};
 use super::kernels::Kernels;
-use super::obstacle::{Ring, Shape};
+use super::obstacle::Shape;
 use super::scan::LANES;
+use super::sieve::{sieve, sieve_one, Looker as SieveLooker, Ring};
 use super::turn::{turn, turn_lanes, TurnIn, LANES as TURN_LANES};
 
 /// Side bias added to an agent hit normal, as a fraction of the normal.
@@ -67,6 +68,9 @@ pub const PROJECTION_RELAXATION: f32 = 1.5;
 pub const SLIDE_FOLLOW: f32 = 0.3;
 /// Candidate neighbours buffered per steer query before they are visited.
 const CANDIDATES: usize = 64;
+/// Rows of cells a steer query usually spans (its square is about two cells wide: see
+/// [`AgentGrid::cell_for`]).
+const QUERY_ROWS: usize = 3;
 /// Close neighbours remembered for the walk-ahead limit.
 const CLOSE: usize = 16;
 /// Braking time near the target: inside `speed × BRAKE_TIME` the speed falls linearly.
@@ -371,26 +375,24 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     // and the short runs' ends cost no mispredictions) are collected, in query order, until
     // the buffer could not take another LANES, then visited in that order. One call site, so
     // `visit` inlines.
-    let mut runs = [(0u32, 0u32); MAX_QUERY_RUNS];
+    // One spare entry, so the loop below may read the start of the run after the last.
+    let mut runs = [(0u32, 0u32); MAX_QUERY_RUNS + 1];
     let mut n_runs = 0;
     w.grid.query_runs(b.pos, look + w.max_radius, |run| {
         runs[n_runs] = (run.start as u32, run.end as u32);
         n_runs += 1;
     });
+    // At least QUERY_ROWS runs are walked (those missing are empty), so the usual query, a
+    // run of at most LANES agents in each of its three rows, takes one scan per run in a loop
+    // of fixed length (its exit, and the step from run to run, are then predicted).
+    let n_iter = n_runs.max(QUERY_ROWS);
     let mut cand = [0u32; CANDIDATES];
     let mut r = 0;
-    let (mut j, mut e) = (runs[0].0 as usize, runs[0].1 as usize);
+    let mut j = runs[0].0 as usize;
     loop {
         let mut n_cand = 0usize;
-        while n_cand + LANES <= CANDIDATES {
-            if j >= e {
-                r += 1;
-                if r >= n_runs {
-                    break;
-                }
-                (j, e) = (runs[r].0 as usize, runs[r].1 as usize);
-                continue;
-            }
+        while r < n_iter && n_cand + LANES <= CANDIDATES {
+            let e = runs[r].1 as usize;
             let end = e.min(j + LANES);
             let out: &mut [u32; LANES] = (&mut cand[n_cand..n_cand + LANES])
                 .try_into()
@@ -399,6 +401,10 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
                 .kernels
                 .within(&w.pos[j..end], j as u32, b.pos, look_max2, k as u32, out);
             j = end;
+            if j >= e {
+                r += 1;
+                j = runs[r].0 as usize;
+            }
         }
         // Only the candidates that can change the decision are visited (see `cull`), in
         // query order.
@@ -457,40 +463,21 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     // Every obstacle not listed lies farther than `look` (the query covers that square).
     let mut obstacle_gap = look;
     let mut gap_nan = false;
-    w.obstacles.query_near(b.pos, look, |oi| {
-        let Ring {
-            center,
-            bound,
-            scale,
-        } = w.rings[oi];
-        let m = b.pos - center;
-        let m2 = m.length_squared();
-        // The shape lies inside its bounding circle: its surface is at least |m| − bound away.
-        // Less a ten-thousandth of the magnitudes for rounding; NaN (infinite magnitudes)
-        // counts as touching.
-        let dm = m2.sqrt();
-        let lower = dm - bound - 1e-4 * (dm + bound + scale);
-        obstacle_gap = obstacle_gap.min(lower);
-        gap_nan |= lower.is_nan();
-        let reach = look + bound;
-        if m2 > reach * reach {
-            return;
-        }
+    // Each listed obstacle is sieved through its bounding circle (the bound on its distance;
+    // whether the walk line can reach it: the ray below can only hit inside the circle grown
+    // by the radius, up to `reach_s`); only those it can reach go on.
+    let sieve_me = SieveLooker {
+        pos: b.pos,
+        radius: b.radius,
+        look,
+        g,
+        reach: reach_s * (1.0 + 1e-5) + 1e-5,
+    };
+    let mut reach = |oi: usize| {
         // Listed obstacles exist (the lists skip removed ones).
         let Some(shape) = &w.shapes[oi] else {
             return;
         };
-        // The ray below can only hit inside the bounding circle grown by the radius: when the
-        // walk line misses that circle (or meets it beyond the look-ahead), so does the ray.
-        let grown = (bound + b.radius) * (1.0 + 1e-5) + 1e-5;
-        let outside = m2 - grown * grown;
-        if outside > 0.0 {
-            let bq = m.dot(g);
-            let disc = bq * bq - outside;
-            if bq >= 0.0 || disc < 0.0 || -bq - disc.sqrt() > reach_s * (1.0 + 1e-5) + 1e-5 {
-                return;
-            }
-        }
         let c = shape.contact(b.pos);
         let gap = c.distance - b.radius;
         if gap > b.fov_range {
@@ -542,7 +529,25 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
                 normal: n,
             };
         }
-    });
+    };
+    match w.obstacles.near_list(b.pos, look) {
+        Some(list) => sieve(
+            &sieve_me,
+            w.rings,
+            list,
+            &mut obstacle_gap,
+            &mut gap_nan,
+            reach,
+        ),
+        None => w.obstacles.query(b.pos, look, |oi| {
+            let (lower, keep) = sieve_one(&sieve_me, &w.rings[oi]);
+            obstacle_gap = obstacle_gap.min(lower);
+            gap_nan |= lower.is_nan();
+            if keep {
+                reach(oi);
+            }
+        }),
+    }
 
     // Never walk away from the route point: a push that points backward keeps only its
     // sideways part (walk around), and the agent slows by how much of the push was backward.
@@ -574,7 +579,9 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         // The turn's trigonometry is left to `finish_turns`, batched over agents.
         d.pending = true;
         d.yaw = turn_in.yaw;
-        d.close[..n_close].copy_from_slice(&close[..n_close]);
+        // All KEPT entries (those past `n_close` are never read): a fixed-size copy, not a
+        // `memcpy` call of a variable length.
+        d.close.copy_from_slice(&close[..KEPT]);
         d.n_close = n_close as u8;
         return d;
     }
@@ -677,14 +684,14 @@ pub(crate) fn separation(
     grid: &AgentGrid,
     max_radius: f32,
     k: usize,
+    kernels: Kernels,
     mut overlapping: impl FnMut(usize),
 ) -> (Vec2, bool) {
     let b = &bodies[k];
     let mut corr = Vec2::ZERO;
     let mut count = 0.0f32;
     let reach = b.radius + max_radius;
-    grid.query(b.pos, reach, |j| {
-        // Early out on the contiguous positions before touching the neighbour's body.
+    let mut pair = |j: usize| {
         let x = b.pos - pos[j];
         let d2 = x.length_squared();
         if d2 >= reach * reach || j == k {
@@ -727,6 +734,28 @@ pub(crate) fn separation(
         corr += n * ((r - dd) * share);
         count += 1.0;
         overlapping(j);
+    };
+    // The query's runs are scanned LANES positions at a time on the contiguous positions
+    // (branch-free), in order; only those within reach reach `pair`, which tests them again
+    // exactly (the scan keeps d² = reach² too).
+    let mut near = [0u32; LANES];
+    grid.query_runs(b.pos, reach, |run| {
+        let mut j = run.start;
+        while j < run.end {
+            let end = run.end.min(j + LANES);
+            let n = kernels.within(
+                &pos[j..end],
+                j as u32,
+                b.pos,
+                reach * reach,
+                k as u32,
+                &mut near,
+            );
+            for &i in &near[..n] {
+                pair(i as usize);
+            }
+            j = end;
+        }
     });
     // Averaged (Jacobi with relaxation): a crowded agent does not overshoot.
     let corr = if count > 1.0 {
