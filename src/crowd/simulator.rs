@@ -59,7 +59,7 @@ const MIN_LIGHT_PER_THREAD: usize = 2;
 /// Agents steered before the turns they left pending are finished, with where they step to
 /// (a multiple of the turn's lanes; their records are then still in cache).
 const STEER_BLOCK: usize = 128;
-/// Bodies ahead whose scattered records are prefetched for writing.
+/// Bodies ahead whose scattered records are prefetched.
 const SCATTER_AHEAD: usize = 16;
 
 /// An agent's id: stable while it lives, invalid once removed.
@@ -264,6 +264,35 @@ fn check_body(speed: f32, radius: f32) -> Result<(), CrowdError> {
 /// Whether [`par_update`] and its kin run `len` items of a light phase on one thread.
 fn one_thread((threads, per_thread): (usize, usize), len: usize) -> bool {
     threads.min(len / per_thread).max(1) == 1
+}
+
+/// Asks the CPU to fetch the cache line holding `p` for reading (a hint: it reads nothing
+/// and cannot fault, whatever `p` is; a no-op off x86-64).
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of the x86_64 baseline; a prefetch accesses no memory.
+    unsafe {
+        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// [`prefetch`] of the first `lines` cache lines from `p`, for writing (PREFETCHW).
+#[inline(always)]
+fn prefetch_write<T>(p: *const T, lines: usize) {
+    #[cfg(target_arch = "x86_64")]
+    for line in 0..lines {
+        // SAFETY: as in `prefetch`.
+        unsafe {
+            use core::arch::x86_64::{_mm_prefetch, _MM_HINT_ET0};
+            _mm_prefetch::<_MM_HINT_ET0>(p.cast::<i8>().wrapping_add(64 * line));
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (p, lines);
 }
 
 /// The step's record of agent `a` (gathered as `g`, at `pos`).
@@ -860,21 +889,9 @@ impl Crowd {
                     self.inverse[i as usize] = s as u32;
                 }
                 for (i, &s) in self.inverse.iter().enumerate() {
-                    #[cfg(target_arch = "x86_64")]
+                    // The record written SCATTER_AHEAD bodies from now (its two lines).
                     if let Some(&ahead) = self.inverse.get(i + SCATTER_AHEAD) {
-                        // The record written SCATTER_AHEAD bodies from now: its two lines,
-                        // for writing (PREFETCHW; a hint, as every prefetch: it cannot fault).
-                        let at = self
-                            .sorted
-                            .as_ptr()
-                            .wrapping_add(ahead as usize)
-                            .cast::<i8>();
-                        // SAFETY: SSE is part of the x86_64 baseline; a prefetch reads nothing.
-                        unsafe {
-                            use core::arch::x86_64::{_mm_prefetch, _MM_HINT_ET0};
-                            _mm_prefetch::<_MM_HINT_ET0>(at);
-                            _mm_prefetch::<_MM_HINT_ET0>(at.wrapping_add(64));
-                        }
+                        prefetch_write(self.sorted.as_ptr().wrapping_add(ahead as usize), 2);
                     }
                     let b = body(i);
                     self.pos[s as usize] = b.pos;
@@ -951,6 +968,12 @@ impl Crowd {
             let (sorted, decisions) = (&self.sorted, &self.decisions);
             let (stepped, order) = (&self.stepped, self.grid.order());
             par_update2(light, &mut self.bodies, &mut self.finals, |k, b, f| {
+                // The records read SCATTER_AHEAD bodies from now (gathered in this grid's
+                // order from the steer grid's).
+                if let Some(&ahead) = order.get(k + SCATTER_AHEAD) {
+                    prefetch(decisions.as_ptr().wrapping_add(ahead as usize));
+                    prefetch(sorted.as_ptr().wrapping_add(ahead as usize));
+                }
                 let s = order[k] as usize;
                 let (d, o) = (&decisions[s], &sorted[s]);
                 *b = Moved {
@@ -1180,23 +1203,11 @@ impl Crowd {
         if single {
             // In body order (the step's arrays read in sequence), each written to its slot.
             for (k, b) in bodies.iter().enumerate() {
-                #[cfg(target_arch = "x86_64")]
+                // The agent written SCATTER_AHEAD bodies from now (its first two lines, which
+                // the write touches) and the decision it reads.
                 if let Some(ahead) = bodies.get(k + SCATTER_AHEAD) {
-                    // The agent written SCATTER_AHEAD bodies from now (its first two lines,
-                    // which the write touches) and the decision it reads.
-                    let at = items
-                        .as_ptr()
-                        .wrapping_add(ahead.slot as usize)
-                        .cast::<i8>();
-                    let d = decisions.as_ptr().wrapping_add(ahead.decision as usize);
-                    // SAFETY: SSE is part of the x86_64 baseline; a prefetch is a hint that
-                    // reads nothing and cannot fault.
-                    unsafe {
-                        use core::arch::x86_64::{_mm_prefetch, _MM_HINT_ET0, _MM_HINT_T0};
-                        _mm_prefetch::<_MM_HINT_ET0>(at);
-                        _mm_prefetch::<_MM_HINT_ET0>(at.wrapping_add(64));
-                        _mm_prefetch::<_MM_HINT_T0>(d.cast());
-                    }
+                    prefetch_write(items.as_ptr().wrapping_add(ahead.slot as usize), 2);
+                    prefetch(decisions.as_ptr().wrapping_add(ahead.decision as usize));
                 }
                 if let Some(a) = items[b.slot as usize].as_mut() {
                     write(a, k);
