@@ -197,21 +197,11 @@ mod lanes {
 mod tests {
     use super::*;
 
-    /// A small deterministic generator (64-bit LCG, top bits).
-    struct Rng(u64);
+    use crate::crowd::scenario::SplitMix;
 
-    impl Rng {
-        fn bits(&mut self) -> u32 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 32) as u32
-        }
-
-        fn range(&mut self, lo: f32, hi: f32) -> f32 {
-            lo + (hi - lo) * ((self.bits() >> 8) as f32 / (1u32 << 24) as f32)
-        }
+    /// 32 random bits.
+    fn bits(rng: &mut SplitMix) -> u32 {
+        (rng.next_u64() >> 32) as u32
     }
 
     /// Random looks at random lists (1 to 11 obstacles, repeats, touching and overlapping
@@ -220,13 +210,13 @@ mod tests {
     /// smallest bound that is not NaN, and whether one is.
     #[test]
     fn the_sieve_keeps_what_the_scalar_rule_keeps() {
-        let mut rng = Rng(0x51e7e);
+        let mut rng = SplitMix(0x51e7e);
         let mut kept_total = 0;
         let mut dropped_total = 0;
         let mut nan_seen = 0;
         for case in 0..40_000u32 {
             let snap = case % 3 == 0;
-            let coord = |rng: &mut Rng, half: f32| {
+            let coord = |rng: &mut SplitMix, half: f32| {
                 let v = rng.range(-half, half);
                 if snap {
                     (v * 64.0).round() / 64.0
@@ -240,14 +230,14 @@ mod tests {
                 radius: if snap { 0.25 } else { rng.range(0.05, 0.8) },
                 look: rng.range(0.5, 5.0),
                 g: Vec2::new(a.cos(), a.sin()),
-                reach: match rng.bits() % 4 {
+                reach: match bits(&mut rng) % 4 {
                     0 => 1e-5,
                     _ => rng.range(0.0, 5.0) * (1.0 + 1e-5) + 1e-5,
                 },
             };
             let rings: Vec<Ring> = (0..12)
                 .map(|_| {
-                    let center = match rng.bits() % 12 {
+                    let center = match bits(&mut rng) % 12 {
                         0 => Vec2::new(f32::INFINITY, coord(&mut rng, 6.0)),
                         1 => Vec2::new(3e38, -3e38),
                         2 => me.pos,
@@ -262,8 +252,8 @@ mod tests {
                     }
                 })
                 .collect();
-            let n = 1 + rng.bits() as usize % 11;
-            let list: Vec<u32> = (0..n).map(|_| rng.bits() % 12).collect();
+            let n = 1 + bits(&mut rng) as usize % 11;
+            let list: Vec<u32> = (0..n).map(|_| bits(&mut rng) % 12).collect();
             let (mut gap, mut nan) = (me.look, false);
             let mut seen = Vec::new();
             sieve(&me, &rings, &list, &mut gap, &mut nan, |i| seen.push(i));
