@@ -318,6 +318,7 @@ fn body_of(a: &Agent, g: &Gathered, pos: Vec2) -> Body {
         mask: a.mask,
         arrived: a.state == AgentState::Arrived,
         blocked: a.state == AgentState::Blocked,
+        zero: 0,
         settled_at: a.settled_at,
         slot: g.slot,
     }

@@ -44,7 +44,7 @@ use crate::simd::Simd;
 use super::agent::{right_of, HitKind};
 use super::cull::LANES as CULL_LANES;
 #[cfg(target_arch = "x86_64")]
-use super::cull::{survivors_avx2, survivors_avx512, Looker};
+use super::cull::{survivors_avx2, Looker};
 use super::grid::{AgentGrid, ObstacleGrid, MAX_QUERY_RUNS};
 use super::kernels::Kernels;
 use super::obstacle::Shape;
@@ -79,7 +79,9 @@ pub const BRAKE_TIME: f32 = 0.5;
 pub const SETTLE_GAP: f32 = 0.2;
 
 /// Everything the steer knows about one agent, stored in the steer grid's cell order.
-/// `repr(C)` with what a neighbour reads first: those fields share the first cache line. Two
+/// `repr(C)` with what a neighbour reads first: the cull's fields (position, velocity,
+/// radius, layer, the arrival flag's word) fill the first 32 bytes, read as one vector per
+/// candidate, and the rest of what a neighbour reads shares the first cache line. Two
 /// cache lines in all (the steer's outputs stay in its [`Decision`]; what the projection needs
 /// goes on in a one-line [`Moved`]).
 #[derive(Clone, Copy, Debug, Default)]
@@ -88,18 +90,20 @@ pub(crate) struct Body {
     pub pos: Vec2,
     pub vel: Vec2,
     pub radius: f32,
-    pub priority: f32,
     pub layer: u32,
-    pub mask: u32,
-    /// Final target.
-    pub target: Vec2,
-    /// Storage slot.
-    pub slot: u32,
     pub arrived: bool,
     /// It was blocked (made little progress) in the last step.
     pub blocked: bool,
     /// The route point is the final target (arrival applies).
     pub final_leg: bool,
+    /// Always 0: the cull reads the first 32 bytes as one vector, so none may be padding.
+    pub zero: u8,
+    pub priority: f32,
+    pub mask: u32,
+    /// Final target.
+    pub target: Vec2,
+    /// Storage slot.
+    pub slot: u32,
     pub speed: f32,
     pub yaw: f32,
     /// `forward2(yaw)`.
@@ -412,14 +416,8 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             let mut keep = (1u32 << chunk.len()) - 1;
             #[cfg(target_arch = "x86_64")]
             if cull != Simd::Portable {
-                let (k, near) = if cull == Simd::Avx512 {
-                    // SAFETY: `Kernels::detect` found AVX-512F and VL; candidates index the
-                    // bodies.
-                    unsafe { survivors_avx512(&me, w.bodies, w.pos, chunk) }
-                } else {
-                    // SAFETY: `Kernels::detect` found AVX2; candidates index the bodies.
-                    unsafe { survivors_avx2(&me, w.bodies, w.pos, chunk) }
-                };
+                // SAFETY: `Kernels::detect` found AVX2 (at either level).
+                let (k, near) = unsafe { survivors_avx2(&me, w.bodies, chunk) };
                 keep = k;
                 nearest_culled = nearest_culled.min(near);
             }
