@@ -109,12 +109,25 @@ pub(crate) fn sieve(
     }
     #[cfg(not(target_arch = "x86_64"))]
     for &i in list {
-        let (lower, keep) = sieve_one(me, &rings[i as usize]);
-        *gap = gap.min(lower);
-        *nan |= lower.is_nan();
-        if keep {
-            reach(i as usize);
-        }
+        sieve_index(me, rings, i as usize, gap, nan, &mut reach);
+    }
+}
+
+/// [`sieve`] of the one obstacle `i` (for lists built otherwise, and the portable build).
+#[inline]
+pub(crate) fn sieve_index(
+    me: &Looker,
+    rings: &[Ring],
+    i: usize,
+    gap: &mut f32,
+    nan: &mut bool,
+    reach: &mut impl FnMut(usize),
+) {
+    let (lower, keep) = sieve_one(me, &rings[i]);
+    *gap = gap.min(lower);
+    *nan |= lower.is_nan();
+    if keep {
+        reach(i);
     }
 }
 

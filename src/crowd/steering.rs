@@ -39,8 +39,6 @@
 
 use glam::Vec2;
 
-use crate::simd::Simd;
-
 use super::agent::{right_of, HitKind};
 use super::cull::LANES as CULL_LANES;
 #[cfg(target_arch = "x86_64")]
@@ -49,7 +47,7 @@ use super::grid::{AgentGrid, ObstacleGrid, MAX_QUERY_RUNS};
 use super::kernels::Kernels;
 use super::obstacle::Shape;
 use super::scan::LANES;
-use super::sieve::{sieve, sieve_one, Looker as SieveLooker, Ring};
+use super::sieve::{sieve, sieve_index, Looker as SieveLooker, Ring};
 use super::turn::{turn, turn_lanes, TurnIn, LANES as TURN_LANES};
 
 /// Side bias added to an agent hit normal, as a fraction of the normal.
@@ -295,7 +293,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         horizon,
     };
     #[cfg(target_arch = "x86_64")]
-    let cull = w.kernels.level();
+    let cull = w.kernels.avx2();
     // The nearest candidate among those the cull dropped.
     let mut nearest_culled = f32::INFINITY;
     let mut nearest2 = f32::INFINITY;
@@ -415,7 +413,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         for chunk in cand[..n_cand].chunks(CULL_LANES) {
             let mut keep = (1u32 << chunk.len()) - 1;
             #[cfg(target_arch = "x86_64")]
-            if cull != Simd::Portable {
+            if cull {
                 // SAFETY: `Kernels::detect` found AVX2 (at either level).
                 let (k, near) = unsafe { survivors_avx2(&me, w.bodies, chunk) };
                 keep = k;
@@ -538,12 +536,8 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             reach,
         ),
         None => w.obstacles.query(b.pos, look, |oi| {
-            let (lower, keep) = sieve_one(&sieve_me, &w.rings[oi]);
-            obstacle_gap = obstacle_gap.min(lower);
-            gap_nan |= lower.is_nan();
-            if keep {
-                reach(oi);
-            }
+            let (gap, nan) = (&mut obstacle_gap, &mut gap_nan);
+            sieve_index(&sieve_me, w.rings, oi, gap, nan, &mut reach);
         }),
     }
 
