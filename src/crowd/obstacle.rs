@@ -236,6 +236,63 @@ impl Shape {
         }
         best.map(|(s, n)| (s, self.world_dir(n)))
     }
+    /// Distance from the segment `a → b` to this shape: the least distance from any of its
+    /// points to the surface, and ≤ 0 when the segment touches or crosses the shape.
+    ///
+    /// In local coordinates the core box `|x| ≤ h.x, |z| ≤ h.y` is convex and so is the
+    /// segment: when they do not meet, their distance is reached at a vertex of one of them,
+    /// so it is the least of the two end points' distances to the box and the four corners'
+    /// distances to the segment. The rounding is then subtracted.
+    pub fn segment_distance(&self, a: Vec2, b: Vec2) -> f32 {
+        let (p, q) = (self.local(a), self.local(b));
+        let h = self.half;
+        let core = if segment_meets_rect(p, q, h) {
+            0.0
+        } else {
+            let to_box = |v: Vec2| (v.abs() - h).max(Vec2::ZERO).length();
+            let mut d = to_box(p).min(to_box(q));
+            for c in [
+                Vec2::new(h.x, h.y),
+                Vec2::new(-h.x, h.y),
+                Vec2::new(h.x, -h.y),
+                Vec2::new(-h.x, -h.y),
+            ] {
+                d = d.min(point_segment_distance(c, p, q));
+            }
+            d
+        };
+        core - self.round
+    }
+}
+
+/// Whether the segment `p → q` meets the rectangle |x| ≤ h.x, |z| ≤ h.y (slab clipping).
+fn segment_meets_rect(p: Vec2, q: Vec2, h: Vec2) -> bool {
+    let d = q - p;
+    let (mut t0, mut t1) = (0.0f32, 1.0f32);
+    for k in 0..2 {
+        if d[k] == 0.0 {
+            if p[k].abs() > h[k] {
+                return false;
+            }
+            continue;
+        }
+        let (u, v) = ((-h[k] - p[k]) / d[k], (h[k] - p[k]) / d[k]);
+        t0 = t0.max(u.min(v));
+        t1 = t1.min(u.max(v));
+    }
+    t0 <= t1
+}
+
+/// Distance from `c` to the segment `p → q`.
+pub(crate) fn point_segment_distance(c: Vec2, p: Vec2, q: Vec2) -> f32 {
+    let d = q - p;
+    let len2 = d.length_squared();
+    let t = if len2 > 0.0 {
+        ((c - p).dot(d) / len2).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    c.distance(p + d * t)
 }
 
 /// Ray vs. axis-aligned rectangle |x| ≤ h.x, |z| ≤ h.y (local). Starting inside: s = 0 and the
@@ -367,6 +424,79 @@ mod tests {
                 let c = s.contact(dir * t);
                 assert!((c.distance - 0.4).abs() < 1e-3, "{k} {c:?}");
                 assert!((c.normal - n).length() < 1e-2, "{k}");
+            }
+        }
+    }
+
+    /// Least contact distance over 4 001 points of the segment, in f64 (the sampled minimum
+    /// is at most the exact one plus half a sample spacing).
+    fn sampled_segment_distance(s: &Shape, a: Vec2, b: Vec2) -> (f64, f64) {
+        let n = 4000;
+        let mut best = f64::INFINITY;
+        for i in 0..=n {
+            let t = i as f64 / n as f64;
+            let p = a.as_dvec2() * (1.0 - t) + b.as_dvec2() * t;
+            // The rounded box's distance in f64 (local frame, as `contact` computes it).
+            let (ax, az) = (s.axis.x as f64, s.axis.y as f64);
+            let d = p - s.center.as_dvec2();
+            let l = (d.x * ax + d.y * az, -d.x * az + d.y * ax);
+            let (qx, qz) = (l.0.abs() - s.half.x as f64, l.1.abs() - s.half.y as f64);
+            let out = (qx.max(0.0).powi(2) + qz.max(0.0).powi(2)).sqrt();
+            best = best.min(out + qx.max(qz).min(0.0) - s.round as f64);
+        }
+        (best, a.distance(b) as f64 / n as f64 / 2.0)
+    }
+
+    #[test]
+    fn segment_distance_matches_a_sampled_f64_reference() {
+        let shapes = [
+            Obstacle::Box {
+                min: Vec3::new(-1.0, 0.0, -2.0),
+                max: Vec3::new(3.0, 0.0, 1.0),
+            },
+            Obstacle::OrientedBox {
+                center: Vec3::new(0.5, 0.0, 0.2),
+                half_x: 1.5,
+                half_z: 0.4,
+                yaw: 0.7,
+            },
+            Obstacle::Circle {
+                center: Vec3::new(1.0, 0.0, -0.5),
+                radius: 1.2,
+            },
+            Obstacle::Wall {
+                a: Vec3::new(-2.0, 0.0, 1.0),
+                b: Vec3::new(2.5, 0.0, -1.5),
+            },
+        ];
+        let mut rng = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            (rng >> 40) as f32 / (1u64 << 24) as f32 * 12.0 - 6.0
+        };
+        for ob in shapes {
+            let s = ob.shape().unwrap();
+            for _ in 0..400 {
+                let (a, b) = (Vec2::new(next(), next()), Vec2::new(next(), next()));
+                let got = s.segment_distance(a, b) as f64;
+                let (sampled, slack) = sampled_segment_distance(&s, a, b);
+                if sampled <= 0.0 {
+                    // Touching or crossing: the exact distance says so too.
+                    assert!(got <= 1e-5, "{ob:?} {a} {b}: {got} vs {sampled}");
+                } else {
+                    assert!(got <= sampled + 1e-5, "{ob:?} {a} {b}: {got} > {sampled}");
+                    assert!(
+                        got >= sampled - slack - 1e-5,
+                        "{ob:?} {a} {b}: {got} < {sampled}"
+                    );
+                }
+                // A zero-length segment outside is a point: its contact distance.
+                let c = s.contact(a).distance;
+                if c > 0.0 {
+                    assert!((s.segment_distance(a, a) - c).abs() < 1e-5, "{ob:?} {a}");
+                }
             }
         }
     }

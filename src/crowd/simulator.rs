@@ -728,7 +728,7 @@ impl Crowd {
             boxes.push(shape.map(|sh| (sh.center - sh.extent(), sh.center + sh.extent())));
         }
         self.obstacle_grid.build(&boxes);
-        self.planner.rebuild(&self.shapes, &self.obstacle_grid);
+        self.planner.rebuild(&self.shapes);
         for a in self.agents.items.iter_mut().flatten() {
             a.plan.2 = 0;
         }
