@@ -185,26 +185,47 @@ impl Planner {
         }
         runs.push((first, cells));
         let mut lists = CellLists::default();
-        let clear_at = |p: Vec2, list: &[u32]| {
-            list.iter().fold(CLEARANCE_CAP, |best, &i| {
-                shapes[i as usize].map_or(best, |s| best.min(s.contact(p).distance))
-            })
+        let mut close = Vec::new();
+        // (An obstacle whose bounding circle lies beyond the least so far cannot lower it.)
+        let clear_at = |p: Vec2, list: &[u32], start: f32| {
+            list.iter()
+                .fold(start, |best, &i| match &shapes[i as usize] {
+                    Some(s) if s.center.distance(p) - s.bounding_radius() < best + PRUNE_SLACK => {
+                        best.min(s.contact(p).distance)
+                    }
+                    _ => best,
+                })
         };
         for &(c0, c1) in &runs {
             lists.build(self, shapes, far, &counts, (c0, c1));
             for c in c0..c1 {
                 let centre = self.center(c);
-                let at_centre = clear_at(centre, lists.get(c));
+                let at_centre = clear_at(centre, lists.get(c), CLEARANCE_CAP);
                 self.clearance[c] = at_centre;
                 // The centre first: elsewhere only a strictly clearer sample replaces it.
                 let (mut best, mut best_clear) = (centre, at_centre);
-                if at_centre < CLEARANCE_CAP {
+                // Samples lie within half a cell of the centre and clearance changes no faster
+                // than distance: deep inside an obstacle none can be clear.
+                if at_centre < CLEARANCE_CAP && at_centre + 0.5 * cell > 0.0 {
+                    // A sample p is at most ⅓·√2 cell from the centre, and its clearance is
+                    // below at_centre + |p − centre|: an obstacle can set it only if its
+                    // bounding circle comes within at_centre + 2·|p − centre| of the centre.
+                    close.clear();
+                    close.extend(lists.get(c).iter().filter(|&&i| {
+                        shapes[i as usize].is_some_and(|s| {
+                            s.center.distance(centre) - s.bounding_radius()
+                                < at_centre + cell + PRUNE_SLACK
+                        })
+                    }));
                     let k = REP_SAMPLES as f32;
                     for j in 0..REP_SAMPLES {
                         for i in 0..REP_SAMPLES {
                             let off = Vec2::new(i as f32 + 0.5, j as f32 + 0.5) / k - 0.5;
                             let p = centre + off * cell;
-                            let clear = clear_at(p, lists.get(c));
+                            // Clearance grows no faster than distance: the bound prunes the
+                            // obstacles (the nearest is below it, with room for rounding).
+                            let bound = at_centre + off.length() * cell + PRUNE_SLACK;
+                            let clear = clear_at(p, &close, bound.min(CLEARANCE_CAP));
                             if clear > best_clear {
                                 (best, best_clear) = (p, clear);
                             }
@@ -230,8 +251,13 @@ impl Planner {
                     let n = (x2 + z2 * self.nx as i64) as usize;
                     let (a, b) = (self.rep[c], self.rep[n]);
                     // The end points are on the segment: it is no clearer than they are.
+                    // A closed end closes the move whatever the segment's clearance.
                     let clearest = self.rep_clear[c].min(self.rep_clear[n]);
-                    self.edge[c][k] = segment_clearance(shapes, lists.get(c), a, b, clearest);
+                    self.edge[c][k] = if clearest <= 0.0 {
+                        clearest
+                    } else {
+                        segment_clearance(shapes, lists.get(c), a, b, clearest)
+                    };
                 }
             }
         }
@@ -316,7 +342,10 @@ impl Planner {
     }
 
     fn center(&self, c: usize) -> Vec2 {
-        let (x, z) = (c % self.nx, c / self.nx);
+        self.center_xz(c % self.nx, c / self.nx)
+    }
+
+    fn center_xz(&self, x: usize, z: usize) -> Vec2 {
         self.origin + Vec2::new(x as f32 + 0.5, z as f32 + 0.5) * self.cell
     }
 
@@ -692,12 +721,19 @@ impl Planner {
 fn segment_clearance(shapes: &[Option<Shape>], list: &[u32], a: Vec2, b: Vec2, start: f32) -> f32 {
     list.iter()
         .fold(start, |best, &i| match &shapes[i as usize] {
-            Some(s) if point_segment_distance(s.center, a, b) - s.bounding_radius() < best => {
+            Some(s)
+                if point_segment_distance(s.center, a, b) - s.bounding_radius()
+                    < best + PRUNE_SLACK =>
+            {
                 best.min(s.segment_distance(a, b))
             }
             _ => best,
         })
 }
+
+/// Slack on the bounding-circle test that skips an obstacle which cannot lower a clearance
+/// (metres): the bound and the exact distance round differently.
+const PRUNE_SLACK: f32 = 1e-3;
 
 /// Most entries of one run of [`CellLists`] (16 MiB).
 const LIST_ITEMS: usize = 1 << 22;
@@ -712,8 +748,9 @@ struct CellLists {
 }
 
 impl CellLists {
-    /// Calls `f(cell, obstacle)` for every cell in `c0..c1` whose centre lies within `far` of
-    /// the obstacle, obstacle by obstacle.
+    /// Calls `f(cell, obstacle)`, obstacle by obstacle, for every cell in `c0..c1` whose
+    /// centre may lie within `far` of the obstacle: within `far` of its bounding circle, and
+    /// for an obstacle larger than `far` (a long wall) within `far` of the obstacle itself.
     fn scatter(
         p: &Planner,
         shapes: &[Option<Shape>],
@@ -735,10 +772,10 @@ impl CellLists {
             }
             for z in za as usize..=zb as usize {
                 for x in xa as usize..=xb as usize {
-                    let c = x + z * p.nx;
+                    let (c, at) = (x + z * p.nx, p.center_xz(x, z));
                     if (c0..c1).contains(&c)
-                        && p.center(c).distance(s.center) <= reach
-                        && s.contact(p.center(c)).distance <= far
+                        && at.distance(s.center) <= reach
+                        && (s.bounding_radius() <= far || s.contact(at).distance <= far)
                     {
                         f(c, i as u32);
                     }
