@@ -162,6 +162,12 @@ impl Planner {
         self.nx = (span.x / cell).ceil() as usize;
         self.nz = (span.y / cell).ceil() as usize;
         let cells = self.nx * self.nz;
+        if cells == 0 {
+            // Obstacles farther apart than an f32 can measure (the span overflows, the cell
+            // is infinite): no grid, and planned agents walk straight, as with no obstacles.
+            (self.nx, self.nz) = (0, 0);
+            return;
+        }
         self.clearance.resize(cells, CLEARANCE_CAP);
         self.rep.resize(cells, Vec2::ZERO);
         self.rep_clear.resize(cells, CLEARANCE_CAP);
@@ -1096,5 +1102,25 @@ mod tests {
         };
         assert!(one.cells() > 1000);
         assert_eq!(bits(&one), bits(&many));
+    }
+
+    #[test]
+    fn obstacles_beyond_f32_spans_leave_no_grid() {
+        // Found by fuzz/crowd_ffi: boxes 3e38 apart overflow the grid's span; the cell count
+        // came out 0 and listing obstacles per cell divided by zero.
+        use crate::crowd::Obstacle;
+        use glam::Vec3;
+        let mut c = Crowd::new(8).unwrap();
+        for x in [-3e38f32, 3e38] {
+            let (min, max) = (Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1e32, 0.0, 1.0));
+            c.add_obstacle(Obstacle::Box { min, max }).unwrap();
+        }
+        let id = c.add_agent(Vec3::ZERO, 0.0, 1.0, 0.3).unwrap();
+        c.set_route_mode(id, crate::crowd::RouteMode::Planned)
+            .unwrap();
+        c.set_target(id, Vec3::new(5.0, 0.0, 0.0), 0.3).unwrap();
+        step(&mut c, 3);
+        assert_eq!((c.planner().cells(), c.planner().cell_size()), (0, 0.0));
+        assert!(c.agent(id).unwrap().position.x > 0.0);
     }
 }
