@@ -244,6 +244,10 @@ impl Shape {
     /// so it is the least of the two end points' distances to the box and the four corners'
     /// distances to the segment. The rounding is then subtracted.
     pub fn segment_distance(&self, a: Vec2, b: Vec2) -> f32 {
+        if self.half == Vec2::ZERO {
+            // A circle: the same value, its four corners being its centre.
+            return point_segment_distance(self.center, a, b) - self.round;
+        }
         let (p, q) = (self.local(a), self.local(b));
         let h = self.half;
         let core = if segment_meets_rect(p, q, h) {
