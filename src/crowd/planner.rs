@@ -68,6 +68,9 @@ const NEIGHBOURS: [(i64, i64, f32); 8] = [
 ];
 /// The neighbours whose segments a cell stores (the other four are stored by them).
 const EDGES: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
+/// Farthest a straight slide is tested, in cells: the first hop and the cells near the agent
+/// lie within 10 cells of it when it stands on the grid.
+const SLIDE_CELLS: f32 = 12.0;
 /// Cells of descent looked along for the farthest visible one.
 const LOOK_ALONG: usize = 96;
 
@@ -275,6 +278,20 @@ impl Planner {
     fn can_move(&self, c: usize, n: usize, dx: i64, dz: i64, pass: f32) -> bool {
         self.rep_clear[n] >= pass
             && (self.rep_clear[c] < pass || self.edge_clear(c, n, dx, dz) >= pass)
+    }
+
+    /// Whether a disc can slide from `pos` to `to` in a straight line: `fits` at every `step`
+    /// metres of the way. Only asked of points a few cells apart (a cell near the agent's,
+    /// the first cells of its descent); farther than `SLIDE_CELLS` cells (an agent far
+    /// outside the grid, heading for its border) the answer is no, untested: the samples
+    /// would be unbounded (found by fuzz/crowd_ffi: an agent 1e20 m out took minutes).
+    fn slides(&self, pos: Vec2, to: Vec2, step: f32, fits: &impl Fn(Vec2) -> bool) -> bool {
+        let len = pos.distance(to);
+        if len.is_nan() || len > SLIDE_CELLS * self.cell {
+            return false;
+        }
+        let m = (len / step).ceil().max(1.0) as usize;
+        (1..=m).all(|i| fits(pos.lerp(to, i as f32 / m as f32)))
     }
 
     /// Clearance of the move from cell `c` to its neighbour `n` at (`dx`, `dz`).
@@ -662,7 +679,7 @@ impl Planner {
             near.sort_unstable_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
             cur = near[0].1;
             for &(_, c) in near.iter() {
-                if slides(pos, self.rep[c], step, fits) {
+                if self.slides(pos, self.rep[c], step, fits) {
                     cur = c;
                     break;
                 }
@@ -700,7 +717,7 @@ impl Planner {
         }
         let third = (len - 1).min(3);
         let mut first = third;
-        while first > 1 && !slides(pos, self.rep[descent[first]], step, fits) {
+        while first > 1 && !self.slides(pos, self.rep[descent[first]], step, fits) {
             first -= 1;
         }
         let mut chosen = self.rep[descent[first]];
@@ -830,13 +847,6 @@ impl CellLists {
         let k = c - self.first;
         &self.items[self.start[k] as usize..self.start[k + 1] as usize]
     }
-}
-
-/// Whether a disc can slide from `pos` to `to` in a straight line: `fits` at every `step`
-/// metres of the way.
-fn slides(pos: Vec2, to: Vec2, step: f32, fits: &impl Fn(Vec2) -> bool) -> bool {
-    let m = (pos.distance(to) / step).ceil().max(1.0) as usize;
-    (1..=m).all(|i| fits(pos.lerp(to, i as f32 / m as f32)))
 }
 
 #[cfg(test)]
@@ -1122,5 +1132,23 @@ mod tests {
         step(&mut c, 3);
         assert_eq!((c.planner().cells(), c.planner().cell_size()), (0, 0.0));
         assert!(c.agent(id).unwrap().position.x > 0.0);
+    }
+
+    #[test]
+    fn an_agent_far_outside_the_grid_routes_without_sampling_the_way_there() {
+        // Found by fuzz/crowd_ffi and crowd_threads: the first hop's straight-slide test from
+        // an agent 1e20 m out to the grid's border took 1e20 / step samples (a hang).
+        use crate::crowd::{Obstacle, RouteMode};
+        use glam::Vec3;
+        let mut c = Crowd::new(8).unwrap();
+        let (min, max) = (Vec3::new(-1.0, 0.0, -1.0), Vec3::new(1.0, 0.0, 1.0));
+        c.add_obstacle(Obstacle::Box { min, max }).unwrap();
+        let id = c
+            .add_agent(Vec3::new(1e20, 0.0, 3e19), 0.0, 1.0, 0.3)
+            .unwrap();
+        c.set_route_mode(id, RouteMode::Planned).unwrap();
+        c.set_target(id, Vec3::new(-5.0, 0.0, 0.0), 0.3).unwrap();
+        step(&mut c, 3);
+        assert!(c.agent(id).unwrap().position.is_finite());
     }
 }
