@@ -281,17 +281,22 @@ impl Planner {
     }
 
     /// Whether a disc can slide from `pos` to `to` in a straight line: `fits` at every `step`
-    /// metres of the way. Only asked of points a few cells apart (a cell near the agent's,
-    /// the first cells of its descent); farther than `SLIDE_CELLS` cells (an agent far
-    /// outside the grid, heading for its border) the answer is no, untested: the samples
-    /// would be unbounded (found by fuzz/crowd_ffi: an agent 1e20 m out took minutes).
+    /// metres of the part of the way over the grid grown by a cell (the obstacles, and their
+    /// `PLANNER_MARGIN`, lie inside the grid: beyond it every point fits). Only asked of
+    /// points a few cells apart (a cell near the agent's, the first cells of its descent, from
+    /// the border in for an agent off the grid); a part longer than `SLIDE_CELLS` cells is
+    /// answered no, untested. (Sampling the whole way, an agent 1e20 m off the grid took
+    /// 1e20 / step samples: fuzz/crowd_ffi and crowd_threads.)
     fn slides(&self, pos: Vec2, to: Vec2, step: f32, fits: &impl Fn(Vec2) -> bool) -> bool {
-        let len = pos.distance(to);
+        let Some((a, b)) = self.clip(pos, to) else {
+            return true;
+        };
+        let len = a.distance(b);
         if len.is_nan() || len > SLIDE_CELLS * self.cell {
             return false;
         }
         let m = (len / step).ceil().max(1.0) as usize;
-        (1..=m).all(|i| fits(pos.lerp(to, i as f32 / m as f32)))
+        (1..=m).all(|i| fits(a.lerp(b, i as f32 / m as f32)))
     }
 
     /// Clearance of the move from cell `c` to its neighbour `n` at (`dx`, `dz`).
