@@ -662,6 +662,82 @@ mod crowd {
         }
         assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
     }
+
+    /// Reads one agent's position.
+    ///
+    /// # Safety
+    /// `c` must be a live crowd.
+    unsafe fn position_of(c: *mut WfCrowd, id: u32) -> [f32; 3] {
+        let mut p = [0.0f32; 3];
+        let (yaws, states) = (core::ptr::null_mut(), core::ptr::null_mut());
+        // SAFETY: forwarded contract; p holds one point.
+        let s = unsafe { wf_crowd_read_agents(c, &id, 1, p.as_mut_ptr(), 1, yaws, 0, states, 0) };
+        assert_eq!(s, WfStatus::Ok);
+        p
+    }
+
+    /// `fuzz/crowd_ffi` and `crowd_threads` (third session, a panic): the only obstacle, a
+    /// point-sized oriented box at (1e15, 1e15), where an f32's spacing is 1.3e8 m. The
+    /// planner's 4 m margin rounded away, its grid spanned 0 m, had 0 cells, and listing the
+    /// obstacles per cell divided by zero. Such a planner now has no grid (agents walk
+    /// straight, as with no obstacles).
+    #[test]
+    fn an_obstacle_where_the_planner_margin_rounds_away_steps() {
+        let mut c = core::ptr::null_mut();
+        // SAFETY: c is one out-pointer.
+        assert_eq!(unsafe { wf_crowd_new(4, &mut c) }, WfStatus::Ok);
+        let (mut id, mut oid) = (0u32, 0u32);
+        // SAFETY: a live crowd; every point holds 3 floats.
+        unsafe {
+            let far = [1.0e15f32, 0.0, 1.0e15];
+            let s = wf_crowd_add_oriented_box(c, far.as_ptr(), 0.0, 0.0, 2.04, &mut oid);
+            assert_eq!(s, WfStatus::Ok);
+            let s = wf_crowd_add_agent(c, [0.0f32, 0.0, 0.0].as_ptr(), 0.0, 1.0, 0.3, &mut id);
+            assert_eq!(s, WfStatus::Ok);
+            assert_eq!(wf_crowd_set_route_mode(c, id, 2), WfStatus::Ok);
+            let to = [5.0f32, 0.0, 0.0];
+            assert_eq!(wf_crowd_set_target(c, id, to.as_ptr(), 0.3), WfStatus::Ok);
+            for _ in 0..3 {
+                assert_eq!(wf_crowd_step(c, 0.1, 2), WfStatus::Ok);
+            }
+            let p = position_of(c, id);
+            assert!(p.iter().all(|x| x.is_finite()) && p[0] > 0.0, "{p:?}");
+            wf_crowd_free(c);
+        }
+    }
+
+    /// `fuzz/crowd_ffi` and `crowd_threads` (third session, timeouts): a planned agent 1e15 m
+    /// off the planner's grid. Its first hop tested the straight slide to a border cell every
+    /// quarter radius of the whole way (4e16 samples): the step never returned. Only the part
+    /// of the line over the grid is sampled now, at most 12 cells of it.
+    #[test]
+    fn a_planned_agent_far_off_the_grid_steps_quickly() {
+        let start = std::time::Instant::now();
+        let mut c = core::ptr::null_mut();
+        // SAFETY: c is one out-pointer.
+        assert_eq!(unsafe { wf_crowd_new(4, &mut c) }, WfStatus::Ok);
+        let (mut id, mut oid) = (0u32, 0u32);
+        // SAFETY: a live crowd; every point holds 3 floats.
+        unsafe {
+            let (lo, hi) = ([-1.0f32, 0.0, -1.0], [1.0f32, 0.0, 1.0]);
+            assert_eq!(
+                wf_crowd_add_box(c, lo.as_ptr(), hi.as_ptr(), &mut oid),
+                WfStatus::Ok
+            );
+            let far = [1.0e15f32, 0.0, 3.0e14];
+            let s = wf_crowd_add_agent(c, far.as_ptr(), 0.0, 1.0, 0.3, &mut id);
+            assert_eq!(s, WfStatus::Ok);
+            assert_eq!(wf_crowd_set_route_mode(c, id, 2), WfStatus::Ok);
+            let to = [-5.0f32, 0.0, 0.0];
+            assert_eq!(wf_crowd_set_target(c, id, to.as_ptr(), 0.3), WfStatus::Ok);
+            for _ in 0..3 {
+                assert_eq!(wf_crowd_step(c, 0.1, 1), WfStatus::Ok);
+            }
+            assert!(position_of(c, id).iter().all(|x| x.is_finite()));
+            wf_crowd_free(c);
+        }
+        assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
+    }
 }
 
 #[test]

@@ -166,8 +166,9 @@ impl Planner {
         self.nz = (span.y / cell).ceil() as usize;
         let cells = self.nx * self.nz;
         if cells == 0 {
-            // Obstacles farther apart than an f32 can measure (the span overflows, the cell
-            // is infinite): no grid, and planned agents walk straight, as with no obstacles.
+            // A span of 0 (obstacles so far out that the margin rounds away: at 1e15 an f32's
+            // spacing is 1.3e8 m) or past f32 (the cell is infinite): no grid, and planned
+            // agents walk straight, as with no obstacles.
             (self.nx, self.nz) = (0, 0);
             return;
         }
@@ -1120,12 +1121,21 @@ mod tests {
     }
 
     #[test]
-    fn obstacles_beyond_f32_spans_leave_no_grid() {
-        // Found by fuzz/crowd_ffi: boxes 3e38 apart overflow the grid's span; the cell count
-        // came out 0 and listing obstacles per cell divided by zero.
+    fn obstacles_whose_span_rounds_to_zero_or_overflows_leave_no_grid() {
+        // Found by fuzz/crowd_ffi: a point-sized box at 1e15, where the 4 m margin rounds
+        // away, gave a span of 0 and 0 cells, and listing obstacles per cell divided by zero.
+        // Boxes 6e38 apart (beyond the C ABI's domain) overflow the span: 0 cells too.
         use crate::crowd::Obstacle;
         use glam::Vec3;
         let mut c = Crowd::new(8).unwrap();
+        let center = Vec3::new(1e15, 0.0, 1e15);
+        let point = Obstacle::OrientedBox {
+            center,
+            half_x: 0.0,
+            half_z: 0.0,
+            yaw: 2.0,
+        };
+        c.add_obstacle(point).unwrap();
         for x in [-3e38f32, 3e38] {
             let (min, max) = (Vec3::new(x, 0.0, 0.0), Vec3::new(x + 1e32, 0.0, 1.0));
             c.add_obstacle(Obstacle::Box { min, max }).unwrap();
