@@ -5,16 +5,17 @@
 //! at the target once it sees it.
 //!
 //! Passability is exact along the graph's own segments. Each cell has a representative point:
-//! of `REP_SAMPLES`² points spread over the cell, the one farthest from every obstacle. A
-//! cell is open to an agent of radius r where that point's clearance is at least
-//! r + [`PASS_SKIN`], and a move between neighbours where the segment joining their points
-//! keeps that clearance (its exact distance to each obstacle, [`Shape::segment_distance`]).
-//! A route through open cells is then a polyline a disc of radius r + `PASS_SKIN` can slide
-//! along. A door a little wider than the agent is open wherever the grid lies: some sample
-//! row falls within a third of a cell of the door's midline. (Clearance sampled at cell
-//! centres alone must ask for half a cell more than the radius to guarantee anything: on the
-//! finest grid that closed doors narrower than 2r + 2 cells, e.g. SteerSuite
-//! `doorway-one-way`, a 1.2 m door for agents of radius 0.5.)
+//! of `REP_SAMPLES`² points spread over the cell (a third of a cell apart), the one with the
+//! most clearance. A cell is open to an agent of radius r where that point's clearance is at
+//! least r + [`PASS_SKIN`], and a move between neighbours where the segment joining their
+//! points keeps that clearance (its exact distance to each obstacle,
+//! [`Shape::segment_distance`]). A route through open cells is then a polyline a disc of
+//! radius r + `PASS_SKIN` can slide along. A door a little wider than the agent is open
+//! wherever the grid lies: in a wall along a grid axis some row of samples lies within a
+//! sixth of a cell of the door's midline, so a door 2·(r + `PASS_SKIN`) plus a third of a
+//! cell wide is open. (Clearance sampled at cell centres alone must ask for half a cell more
+//! than the radius to guarantee anything: on the finest grid that closed doors narrower than
+//! 2r + 2 cells, e.g. SteerSuite `doorway-one-way`, a 1.2 m door for agents of radius 0.5.)
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
