@@ -250,7 +250,9 @@ impl Shape {
         }
         let (p, q) = (self.local(a), self.local(b));
         let h = self.half;
-        let core = if segment_meets_rect(p, q, h) {
+        // The segment meets the core box where the ray along it enters within its length.
+        let meets = ray_rect(p, q - p, h).is_some_and(|(t, _)| t <= 1.0);
+        let core = if meets {
             0.0
         } else {
             let to_box = |v: Vec2| (v.abs() - h).max(Vec2::ZERO).length();
@@ -267,24 +269,6 @@ impl Shape {
         };
         core - self.round
     }
-}
-
-/// Whether the segment `p → q` meets the rectangle |x| ≤ h.x, |z| ≤ h.y (slab clipping).
-fn segment_meets_rect(p: Vec2, q: Vec2, h: Vec2) -> bool {
-    let d = q - p;
-    let (mut t0, mut t1) = (0.0f32, 1.0f32);
-    for k in 0..2 {
-        if d[k] == 0.0 {
-            if p[k].abs() > h[k] {
-                return false;
-            }
-            continue;
-        }
-        let (u, v) = ((-h[k] - p[k]) / d[k], (h[k] - p[k]) / d[k]);
-        t0 = t0.max(u.min(v));
-        t1 = t1.min(u.max(v));
-    }
-    t0 <= t1
 }
 
 /// Distance from `c` to the segment `p → q`.
