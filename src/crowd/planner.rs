@@ -135,15 +135,72 @@ impl Planner {
         self.rebuild_in_runs(shapes, LIST_ITEMS);
     }
 
-    /// [`Self::rebuild`], listing obstacles per cell in runs of at most `list_items` entries.
-    fn rebuild_in_runs(&mut self, shapes: &[Option<Shape>], list_items: usize) {
+    /// Brings the clearance grid up to date after the obstacles in `changed` (each one added
+    /// or removed since the grid was built, as it was) changed, and drops every cached field.
+    /// The same bits as [`Self::rebuild`]: when the obstacles' bounding box (so the grid)
+    /// is unchanged, only the cells that listed a changed obstacle, or would list it now (the
+    /// only ones whose point or segments it can move), are computed again; otherwise,
+    /// or when that is a quarter of the grid or more, everything is rebuilt. Returns whether
+    /// the update was local.
+    pub(crate) fn update(&mut self, shapes: &[Option<Shape>], changed: &[Shape]) -> bool {
+        self.update_listing(shapes, changed, LIST_ITEMS)
+    }
+
+    /// [`Self::update`], rebuilding (in runs of at most `list_items` entries) when an area's
+    /// lists would hold more than `list_items` entries.
+    fn update_listing(
+        &mut self,
+        shapes: &[Option<Shape>],
+        changed: &[Shape],
+        list_items: usize,
+    ) -> bool {
+        let same_grid = self.nx > 0
+            && Self::layout(shapes).is_some_and(|(origin, cell, nx, nz)| {
+                origin == self.origin && cell == self.cell && nx == self.nx && nz == self.nz
+            });
+        if !same_grid {
+            self.rebuild_in_runs(shapes, list_items);
+            return false;
+        }
+        let far = self.far();
+        let areas: Vec<Area> = changed
+            .iter()
+            .filter_map(|s| self.reach_cells(s, far))
+            .map(|(lo, hi)| Area::of(self, lo, hi))
+            .collect();
+        let cells: usize = areas.iter().map(|a| a.cells(self.nx)).sum();
+        if cells * 4 >= self.nx * self.nz {
+            self.rebuild_in_runs(shapes, list_items);
+            return false;
+        }
         self.fields.clear();
-        self.clearance.clear();
-        self.rep.clear();
-        self.rep_clear.clear();
-        self.edge.clear();
-        self.nx = 0;
-        self.nz = 0;
+        let (mut lists, mut close) = (CellLists::default(), Vec::new());
+        for a in &areas {
+            // (Obstacles overlapping by the thousand: the rebuild lists them in runs.)
+            if !lists.build(self, shapes, far, Err(list_items), *a) {
+                self.rebuild_in_runs(shapes, list_items);
+                return false;
+            }
+            for c in a.iter(self.nx) {
+                self.set_point(shapes, &lists, &mut close, c);
+            }
+        }
+        // The segments, once every point is known. A cell outside every area keeps its
+        // segments too: a segment from a cell's point lies within (1 + ⅓)·√2 < 2 cells of the
+        // cell's centre, and so does the point at its other end, so a change within
+        // `CLEARANCE_CAP` of either is within `far` of the centre, inside the area.
+        for a in &areas {
+            lists.build(self, shapes, far, Err(usize::MAX), *a);
+            for c in a.iter(self.nx) {
+                self.set_edges(shapes, &lists, c);
+            }
+        }
+        true
+    }
+
+    /// The grid over these obstacles (origin, cell, columns, rows), or `None` without one:
+    /// no obstacle, or a span that rounds to no cell.
+    fn layout(shapes: &[Option<Shape>]) -> Option<(Vec2, f32, usize, usize)> {
         let mut lo = Vec2::splat(f32::INFINITY);
         let mut hi = Vec2::splat(f32::NEG_INFINITY);
         for s in shapes.iter().flatten() {
@@ -151,7 +208,7 @@ impl Planner {
             hi = hi.max(s.center + s.extent());
         }
         if lo.x > hi.x {
-            return;
+            return None;
         }
         lo -= Vec2::splat(PLANNER_MARGIN);
         hi += Vec2::splat(PLANNER_MARGIN);
@@ -161,117 +218,159 @@ impl Planner {
             .sqrt()
             .max(span.max_element() / MAX_PLANNER_CELLS)
             .max(MIN_PLANNER_CELL);
-        self.origin = lo;
-        self.cell = cell;
-        self.nx = (span.x / cell).ceil() as usize;
-        self.nz = (span.y / cell).ceil() as usize;
-        let cells = self.nx * self.nz;
-        if cells == 0 {
-            // A span of 0 (obstacles so far out that the margin rounds away: at 1e15 an f32's
-            // spacing is 1.3e8 m) or past f32 (the cell is infinite): no grid, and planned
-            // agents walk straight, as with no obstacles.
-            (self.nx, self.nz) = (0, 0);
+        let (nx, nz) = (
+            (span.x / cell).ceil() as usize,
+            (span.y / cell).ceil() as usize,
+        );
+        // A span of 0 (obstacles so far out that the margin rounds away: at 1e15 an f32's
+        // spacing is 1.3e8 m) or past f32 (the cell is infinite): no grid, and planned
+        // agents walk straight, as with no obstacles.
+        (nx * nz > 0).then_some((lo, cell, nx, nz))
+    }
+
+    /// How far from a cell's centre an obstacle can lower a clearance stored for the cell.
+    /// A cell's sample points lie within half a cell of its centre (per axis) and a
+    /// neighbour's within 1 + ⅓ cells, so every point of a segment between them within
+    /// (1 + ⅓)·√2 cells: what comes within `CLEARANCE_CAP` of them comes within this of the
+    /// centre.
+    fn far(&self) -> f32 {
+        CLEARANCE_CAP + 2.0 * self.cell
+    }
+
+    /// [`Self::rebuild`], listing obstacles per cell in runs of at most `list_items` entries.
+    fn rebuild_in_runs(&mut self, shapes: &[Option<Shape>], list_items: usize) {
+        self.fields.clear();
+        self.clearance.clear();
+        self.rep.clear();
+        self.rep_clear.clear();
+        self.edge.clear();
+        self.nx = 0;
+        self.nz = 0;
+        let Some((origin, cell, nx, nz)) = Self::layout(shapes) else {
             return;
-        }
+        };
+        (self.origin, self.cell, self.nx, self.nz) = (origin, cell, nx, nz);
+        let cells = nx * nz;
         self.clearance.resize(cells, CLEARANCE_CAP);
         self.rep.resize(cells, Vec2::ZERO);
         self.rep_clear.resize(cells, CLEARANCE_CAP);
         self.edge.resize(cells, [0.0; 4]);
-        // A cell's sample points lie within half a cell of its centre (per axis) and a
-        // neighbour's within 1 + ⅓ cells, so every point of a segment between them within
-        // (1 + ⅓)·√2 cells: what comes within CLEARANCE_CAP of them comes within `far` of the
-        // centre. Per cell, the obstacles that do are listed (the only ones that can lower a
-        // clearance), in runs of cells of at most `list_items` entries (one run unless the
-        // obstacles overlap by the thousand), so memory stays bounded whatever the obstacles.
-        let far = CLEARANCE_CAP + 2.0 * cell;
-        let counts = CellLists::counts(self, shapes, far);
+        // Per cell, the obstacles that come within `far` are listed (the only ones that can
+        // lower a clearance), in runs of cells of at most `list_items` entries (one run unless
+        // the obstacles overlap by the thousand), so memory stays bounded whatever the
+        // obstacles.
+        let far = self.far();
+        let all = Area::all(self);
+        let mut counts = vec![0u32; cells];
+        CellLists::scatter(self, shapes, far, all, |c, _| counts[c] += 1);
         let mut runs = Vec::new();
         let (mut first, mut total) = (0, 0usize);
         for (c, &n) in counts.iter().enumerate() {
             if total + n as usize > list_items && c > first {
-                runs.push((first, c));
+                runs.push(Area::run(self, first, c));
                 (first, total) = (c, 0);
             }
             total += n as usize;
         }
-        runs.push((first, cells));
-        let mut lists = CellLists::default();
-        let mut close = Vec::new();
-        // (An obstacle whose bounding circle lies beyond the least so far cannot lower it.)
-        let clear_at = |p: Vec2, list: &[u32], start: f32| {
-            list.iter()
-                .fold(start, |best, &i| match &shapes[i as usize] {
-                    Some(s) if s.center.distance(p) - s.bounding_radius() < best + PRUNE_SLACK => {
-                        best.min(s.contact(p).distance)
-                    }
-                    _ => best,
-                })
-        };
-        for &(c0, c1) in &runs {
-            lists.build(self, shapes, far, &counts, (c0, c1));
-            for c in c0..c1 {
-                let centre = self.center(c);
-                let at_centre = clear_at(centre, lists.get(c), CLEARANCE_CAP);
-                self.clearance[c] = at_centre;
-                // The centre first: elsewhere only a strictly clearer sample replaces it.
-                let (mut best, mut best_clear) = (centre, at_centre);
-                // Samples lie within half a cell of the centre and clearance changes no faster
-                // than distance: deep inside an obstacle none can be clear.
-                if at_centre < CLEARANCE_CAP && at_centre + 0.5 * cell > 0.0 {
-                    // A sample p is at most ⅓·√2 cell from the centre, and its clearance is
-                    // below at_centre + |p − centre|: an obstacle can set it only if its
-                    // bounding circle comes within at_centre + 2·|p − centre| of the centre.
-                    close.clear();
-                    close.extend(lists.get(c).iter().filter(|&&i| {
-                        shapes[i as usize].is_some_and(|s| {
-                            s.center.distance(centre) - s.bounding_radius()
-                                < at_centre + cell + PRUNE_SLACK
-                        })
-                    }));
-                    let k = REP_SAMPLES as f32;
-                    for j in 0..REP_SAMPLES {
-                        for i in 0..REP_SAMPLES {
-                            let off = Vec2::new(i as f32 + 0.5, j as f32 + 0.5) / k - 0.5;
-                            let p = centre + off * cell;
-                            // Clearance grows no faster than distance: the bound prunes the
-                            // obstacles (the nearest is below it, with room for rounding).
-                            let bound = at_centre + off.length() * cell + PRUNE_SLACK;
-                            let clear = clear_at(p, &close, bound.min(CLEARANCE_CAP));
-                            if clear > best_clear {
-                                (best, best_clear) = (p, clear);
-                            }
-                        }
-                    }
-                }
-                self.rep[c] = best;
-                self.rep_clear[c] = best_clear;
+        runs.push(Area::run(self, first, cells));
+        let (mut lists, mut close) = (CellLists::default(), Vec::new());
+        for &run in &runs {
+            lists.build(self, shapes, far, Ok(&counts[run.c0..run.c1]), run);
+            for c in run.c0..run.c1 {
+                self.set_point(shapes, &lists, &mut close, c);
             }
         }
         // The segments, once every point is known (a run's last row reaches into the next).
-        for &(c0, c1) in &runs {
+        for &run in &runs {
             if runs.len() > 1 {
-                lists.build(self, shapes, far, &counts, (c0, c1));
+                lists.build(self, shapes, far, Ok(&counts[run.c0..run.c1]), run);
             }
-            for c in c0..c1 {
-                let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
-                for (k, (dx, dz)) in EDGES.into_iter().enumerate() {
-                    let (x2, z2) = (x + dx, z + dz);
-                    if x2 < 0 || z2 < 0 || x2 >= self.nx as i64 || z2 >= self.nz as i64 {
-                        continue;
+            for c in run.c0..run.c1 {
+                self.set_edges(shapes, &lists, c);
+            }
+        }
+    }
+
+    /// Sets cell `c`'s centre clearance, representative point and its clearance (`lists`
+    /// holds `c`).
+    /// (`close` is scratch.)
+    fn set_point(
+        &mut self,
+        shapes: &[Option<Shape>],
+        lists: &CellLists,
+        close: &mut Vec<u32>,
+        c: usize,
+    ) {
+        let cell = self.cell;
+        let centre = self.center(c);
+        let list = lists.get(c);
+        let at_centre = clearance_at(shapes, list, centre, CLEARANCE_CAP);
+        self.clearance[c] = at_centre;
+        // The centre first: elsewhere only a strictly clearer sample replaces it.
+        let (mut best, mut best_clear) = (centre, at_centre);
+        // Samples lie within half a cell of the centre and clearance changes no faster than
+        // distance: deep inside an obstacle none can be clear.
+        if at_centre < CLEARANCE_CAP && at_centre + 0.5 * cell > 0.0 {
+            // A sample p is at most ⅓·√2 cell from the centre, and its clearance is below
+            // at_centre + |p − centre|: an obstacle can set it only if its bounding circle
+            // comes within at_centre + 2·|p − centre| of the centre.
+            close.clear();
+            close.extend(list.iter().filter(|&&i| {
+                shapes[i as usize].is_some_and(|s| {
+                    s.center.distance(centre) - s.bounding_radius() < at_centre + cell + PRUNE_SLACK
+                })
+            }));
+            let k = REP_SAMPLES as f32;
+            for j in 0..REP_SAMPLES {
+                for i in 0..REP_SAMPLES {
+                    let off = Vec2::new(i as f32 + 0.5, j as f32 + 0.5) / k - 0.5;
+                    let p = centre + off * cell;
+                    // Clearance grows no faster than distance: the bound prunes the obstacles
+                    // (the nearest is below it, with room for rounding).
+                    let bound = at_centre + off.length() * cell + PRUNE_SLACK;
+                    let clear = clearance_at(shapes, close, p, bound.min(CLEARANCE_CAP));
+                    if clear > best_clear {
+                        (best, best_clear) = (p, clear);
                     }
-                    let n = (x2 + z2 * self.nx as i64) as usize;
-                    let (a, b) = (self.rep[c], self.rep[n]);
-                    // The end points are on the segment: it is no clearer than they are.
-                    // A closed end closes the move whatever the segment's clearance.
-                    let clearest = self.rep_clear[c].min(self.rep_clear[n]);
-                    self.edge[c][k] = if clearest <= 0.0 {
-                        clearest
-                    } else {
-                        segment_clearance(shapes, lists.get(c), a, b, clearest)
-                    };
                 }
             }
         }
+        self.rep[c] = best;
+        self.rep_clear[c] = best_clear;
+    }
+
+    /// Sets the clearance of the segments from cell `c`'s point to its neighbours' (`lists`
+    /// holds `c`; every point is set).
+    fn set_edges(&mut self, shapes: &[Option<Shape>], lists: &CellLists, c: usize) {
+        let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
+        for (k, (dx, dz)) in EDGES.into_iter().enumerate() {
+            let (x2, z2) = (x + dx, z + dz);
+            if x2 < 0 || z2 < 0 || x2 >= self.nx as i64 || z2 >= self.nz as i64 {
+                continue;
+            }
+            let n = (x2 + z2 * self.nx as i64) as usize;
+            let (a, b) = (self.rep[c], self.rep[n]);
+            // The end points are on the segment: it is no clearer than they are. A closed end
+            // closes the move whatever the segment's clearance.
+            let clearest = self.rep_clear[c].min(self.rep_clear[n]);
+            self.edge[c][k] = if clearest <= 0.0 {
+                clearest
+            } else {
+                segment_clearance(shapes, lists.get(c), a, b, clearest)
+            };
+        }
+    }
+
+    /// The cells whose centre lies within the bounding square of the disc of `far` round
+    /// `s`'s bounding circle, as the corners (column, row) of that square, clamped to the
+    /// grid; `None` when no cell does.
+    fn reach_cells(&self, s: &Shape, far: f32) -> Option<(Vec2, Vec2)> {
+        let reach = far + s.bounding_radius();
+        let lo = ((s.center - reach - self.origin) / self.cell - 0.5).ceil();
+        let hi = ((s.center + reach - self.origin) / self.cell - 0.5).floor();
+        let lo = lo.max(Vec2::ZERO);
+        let hi = hi.min(Vec2::new(self.nx as f32 - 1.0, self.nz as f32 - 1.0));
+        (lo.x <= hi.x && lo.y <= hi.y).then_some((lo, hi))
     }
 
     /// Whether a field of clearance `pass` spreads from cell `c` to its neighbour `n` at
@@ -745,6 +844,18 @@ impl Planner {
     }
 }
 
+/// The least of `start` and the clearances of point `p` from the listed obstacles. An obstacle
+/// whose bounding circle lies beyond the least so far cannot lower it and is skipped.
+fn clearance_at(shapes: &[Option<Shape>], list: &[u32], p: Vec2, start: f32) -> f32 {
+    list.iter()
+        .fold(start, |best, &i| match &shapes[i as usize] {
+            Some(s) if s.center.distance(p) - s.bounding_radius() < best + PRUNE_SLACK => {
+                best.min(s.contact(p).distance)
+            }
+            _ => best,
+        })
+}
+
 /// The least of `start` and the distances from the segment `a → b` to the listed obstacles.
 /// An obstacle whose bounding circle lies beyond the least so far cannot lower it and is
 /// skipped.
@@ -768,7 +879,62 @@ const PRUNE_SLACK: f32 = 1e-3;
 /// Most entries of one run of [`CellLists`] (16 MiB).
 const LIST_ITEMS: usize = 1 << 22;
 
-/// For a run of planning cells, the obstacles that come within some distance of each cell's
+/// Cells of the planning grid: those of the range `c0..c1` (in row-major order) whose column
+/// lies in `x0..=x1`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Area {
+    c0: usize,
+    c1: usize,
+    x0: usize,
+    x1: usize,
+}
+
+impl Area {
+    /// Every cell.
+    fn all(p: &Planner) -> Self {
+        Self::run(p, 0, p.nx * p.nz)
+    }
+
+    /// The cells `c0..c1`, every column.
+    fn run(p: &Planner, c0: usize, c1: usize) -> Self {
+        Self {
+            c0,
+            c1,
+            x0: 0,
+            x1: p.nx - 1,
+        }
+    }
+
+    /// The rectangle of cells with corners (column, row) `lo` and `hi` (whole numbers on the
+    /// grid, `lo` ≤ `hi`).
+    fn of(p: &Planner, lo: Vec2, hi: Vec2) -> Self {
+        let (x0, z0, x1, z1) = (lo.x as usize, lo.y as usize, hi.x as usize, hi.y as usize);
+        Self {
+            c0: x0 + z0 * p.nx,
+            c1: x1 + z1 * p.nx + 1,
+            x0,
+            x1,
+        }
+    }
+
+    /// Whether cell `c` (in `c0..c1`) is in the area.
+    fn holds(&self, nx: usize, c: usize) -> bool {
+        (self.x0..=self.x1).contains(&(c % nx))
+    }
+
+    /// The cells, ascending.
+    fn iter(self, nx: usize) -> impl Iterator<Item = usize> {
+        (self.c0..self.c1).filter(move |&c| self.holds(nx, c))
+    }
+
+    /// How many cells.
+    fn cells(&self, nx: usize) -> usize {
+        let rows = (self.c1 - 1) / nx - self.c0 / nx + 1;
+        rows * (self.x1 - self.x0 + 1)
+    }
+}
+
+/// For an area of planning cells, the obstacles that come within some distance of each cell's
 /// centre, obstacles ascending within a cell.
 #[derive(Default)]
 struct CellLists {
@@ -778,32 +944,33 @@ struct CellLists {
 }
 
 impl CellLists {
-    /// Calls `f(cell, obstacle)`, obstacle by obstacle, for every cell in `c0..c1` whose
-    /// centre may lie within `far` of the obstacle: within `far` of its bounding circle, and
-    /// for an obstacle larger than `far` (a long wall) within `far` of the obstacle itself.
+    /// Calls `f(cell, obstacle)`, obstacle by obstacle, for every cell of `area` whose centre
+    /// may lie within `far` of the obstacle: within `far` of its bounding circle, and for an
+    /// obstacle larger than `far` (a long wall) within `far` of the obstacle itself.
     fn scatter(
         p: &Planner,
         shapes: &[Option<Shape>],
         far: f32,
-        (c0, c1): (usize, usize),
+        area: Area,
         mut f: impl FnMut(usize, u32),
     ) {
-        let (z0, z1) = ((c0 / p.nx) as f32, ((c1 - 1) / p.nx) as f32);
+        let (z0, z1) = ((area.c0 / p.nx) as f32, ((area.c1 - 1) / p.nx) as f32);
+        let (x0, x1) = (area.x0 as f32, area.x1 as f32);
         for (i, s) in shapes.iter().enumerate() {
             let Some(s) = s else { continue };
-            let reach = far + s.bounding_radius();
-            // Cells whose centre lies within the bounding square of the disc `reach`.
-            let lo = ((s.center - reach - p.origin) / p.cell - 0.5).ceil();
-            let hi = ((s.center + reach - p.origin) / p.cell - 0.5).floor();
-            let (xa, xb) = (lo.x.max(0.0), hi.x.min(p.nx as f32 - 1.0));
+            let Some((lo, hi)) = p.reach_cells(s, far) else {
+                continue;
+            };
+            let (xa, xb) = (lo.x.max(x0), hi.x.min(x1));
             let (za, zb) = (lo.y.max(z0), hi.y.min(z1));
             if !(xa <= xb && za <= zb) {
                 continue;
             }
+            let reach = far + s.bounding_radius();
             for z in za as usize..=zb as usize {
                 for x in xa as usize..=xb as usize {
                     let (c, at) = (x + z * p.nx, p.center_xz(x, z));
-                    if (c0..c1).contains(&c)
+                    if (area.c0..area.c1).contains(&c)
                         && at.distance(s.center) <= reach
                         && (s.bounding_radius() <= far || s.contact(at).distance <= far)
                     {
@@ -814,42 +981,54 @@ impl CellLists {
         }
     }
 
-    /// How many obstacles come within `far` of each cell's centre.
-    fn counts(p: &Planner, shapes: &[Option<Shape>], far: f32) -> Vec<u32> {
-        let mut counts = vec![0u32; p.nx * p.nz];
-        Self::scatter(p, shapes, far, (0, counts.len()), |c, _| counts[c] += 1);
-        counts
-    }
-
-    /// Lists the cells `c0..c1`, given every cell's count.
+    /// Lists the cells of `area`, given their counts (`Ok`, indexed from `area.c0`) or
+    /// counting them (`Err(limit)`: returns false, listing nothing, past `limit` entries).
     fn build(
         &mut self,
         p: &Planner,
         shapes: &[Option<Shape>],
         far: f32,
-        counts: &[u32],
-        (c0, c1): (usize, usize),
-    ) {
+        counts: Result<&[u32], usize>,
+        area: Area,
+    ) -> bool {
+        let (c0, c1) = (area.c0, area.c1);
         self.first = c0;
         self.start.clear();
         self.start.push(0);
-        self.start.extend_from_slice(&counts[c0..c1]);
+        let limit = match counts {
+            Ok(counts) => {
+                self.start.extend_from_slice(counts);
+                usize::MAX
+            }
+            Err(limit) => {
+                self.start.resize(c1 - c0 + 1, 0);
+                let start = &mut self.start;
+                Self::scatter(p, shapes, far, area, |c, _| start[c - c0 + 1] += 1);
+                limit
+            }
+        };
+        let mut total = 0u64;
         for k in 0..c1 - c0 {
+            total += u64::from(self.start[k + 1]);
             self.start[k + 1] += self.start[k];
         }
         self.items.clear();
+        if total > limit as u64 {
+            return false;
+        }
         self.items.resize(self.start[c1 - c0] as usize, 0);
         // Fill: each cell's start advances to its end, the next cell's start; shift back.
-        Self::scatter(p, shapes, far, (c0, c1), |c, i| {
+        Self::scatter(p, shapes, far, area, |c, i| {
             let k = c - c0;
             self.items[self.start[k] as usize] = i;
             self.start[k] += 1;
         });
         self.start.rotate_right(1);
         self.start[0] = 0;
+        true
     }
 
-    /// The obstacles listed for cell `c` (in the run last built).
+    /// The obstacles listed for cell `c` (in the area last built).
     fn get(&self, c: usize) -> &[u32] {
         let k = c - self.first;
         &self.items[self.start[k] as usize..self.start[k + 1] as usize]
@@ -859,8 +1038,9 @@ impl CellLists {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crowd::scenario::Scenario;
-    use crate::crowd::{Crowd, CrowdError};
+    use crate::crowd::scenario::{Scenario, SplitMix};
+    use crate::crowd::{Crowd, CrowdError, Obstacle, ObstacleId};
+    use glam::Vec3;
 
     /// An obstacle field whose 40 planned agents head for ~20 distinct goal blocks.
     fn field_scene() -> Scenario {
@@ -1110,15 +1290,134 @@ mod tests {
         let (mut one, mut many) = (Planner::default(), Planner::default());
         one.rebuild(&shapes);
         many.rebuild_in_runs(&shapes, 64);
-        let bits = |p: &Planner| {
-            let mut v: Vec<u32> = p.clearance.iter().map(|x| x.to_bits()).collect();
-            v.extend(p.rep_clear.iter().map(|x| x.to_bits()));
-            v.extend(p.rep.iter().flat_map(|q| [q.x.to_bits(), q.y.to_bits()]));
-            v.extend(p.edge.iter().flatten().map(|x| x.to_bits()));
-            v
-        };
         assert!(one.cells() > 1000);
-        assert_eq!(bits(&one), bits(&many));
+        assert_eq!(grid_bits(&one), grid_bits(&many));
+    }
+
+    /// Every stored clearance, point and segment, as bits.
+    fn grid_bits(p: &Planner) -> Vec<u32> {
+        let mut v = vec![p.nx as u32, p.nz as u32, p.cell.to_bits()];
+        v.extend([p.origin.x.to_bits(), p.origin.y.to_bits()]);
+        v.extend(p.clearance.iter().map(|x| x.to_bits()));
+        v.extend(p.rep_clear.iter().map(|x| x.to_bits()));
+        v.extend(p.rep.iter().flat_map(|q| [q.x.to_bits(), q.y.to_bits()]));
+        v.extend(p.edge.iter().flatten().map(|x| x.to_bits()));
+        v
+    }
+
+    /// A random obstacle of any kind inside the square of half-width `half`.
+    fn random_obstacle(rng: &mut SplitMix, half: f32) -> Obstacle {
+        let c = Vec3::new(rng.range(-half, half), 0.0, rng.range(-half, half));
+        let r = rng.range(0.2, 2.0);
+        match rng.next_u64() % 4 {
+            0 => Obstacle::Circle {
+                center: c,
+                radius: r,
+            },
+            1 => Obstacle::Box {
+                min: c - Vec3::new(r, 0.0, 0.5 * r),
+                max: c + Vec3::new(0.5 * r, 0.0, r),
+            },
+            2 => Obstacle::OrientedBox {
+                center: c,
+                half_x: r,
+                half_z: 0.3 * r,
+                yaw: rng.range(0.0, 3.1),
+            },
+            _ => Obstacle::Wall {
+                a: c,
+                b: c + Vec3::new(rng.range(-4.0, 4.0), 0.0, rng.range(-4.0, 4.0)),
+            },
+        }
+    }
+
+    #[test]
+    fn a_local_update_gives_the_grid_a_rebuild_gives() {
+        // Obstacles taken away, added (in the slots freed first, as the crowd does) and
+        // moved, a few at a time: after each round the updated grid equals a grid rebuilt
+        // from scratch, bit for bit. Most rounds update locally; those that move the
+        // bounding box (an obstacle on the border taken away, a wall reaching out) or touch a
+        // quarter of the grid rebuild.
+        let mut rng = SplitMix(17);
+        let mut shapes = shapes_of(&Scenario::obstacle_field(0, 60, 5).crowd);
+        let mut p = Planner::default();
+        p.rebuild(&shapes);
+        let (mut local, mut rounds) = (0, 0);
+        for round in 0..40 {
+            let mut changed = Vec::new();
+            for _ in 0..1 + round % 4 {
+                let live: Vec<usize> = (0..shapes.len()).filter(|&i| shapes[i].is_some()).collect();
+                if !rng.next_u64().is_multiple_of(3) && !live.is_empty() {
+                    let i = live[(rng.next_u64() % live.len() as u64) as usize];
+                    changed.push(shapes[i].take().unwrap());
+                }
+                if !rng.next_u64().is_multiple_of(3) {
+                    let s = random_obstacle(&mut rng, 18.0).shape().unwrap();
+                    match shapes.iter().position(Option::is_none) {
+                        Some(free) => shapes[free] = Some(s),
+                        None => shapes.push(Some(s)),
+                    }
+                    changed.push(s);
+                }
+            }
+            rounds += 1;
+            local += usize::from(p.update(&shapes, &changed));
+            let mut fresh = Planner::default();
+            fresh.rebuild(&shapes);
+            assert!(p.cells() > 10_000);
+            assert_eq!(grid_bits(&p), grid_bits(&fresh), "round {round}");
+        }
+        assert!(local * 2 > rounds, "{local} of {rounds} rounds local");
+    }
+
+    #[test]
+    fn an_update_past_the_list_limit_rebuilds_in_runs() {
+        let shapes = shapes_of(&Scenario::obstacle_field(0, 60, 5).crowd);
+        let mut p = Planner::default();
+        p.rebuild(&shapes);
+        let mut moved = shapes.clone();
+        let s = moved[7].take().unwrap();
+        moved[7] = Some(Shape {
+            center: s.center + Vec2::new(0.5, 0.0),
+            ..s
+        });
+        let changed = [s, moved[7].unwrap()];
+        let (mut big, mut small) = (p.clone(), p);
+        assert!(big.update_listing(&moved, &changed, LIST_ITEMS));
+        assert!(!small.update_listing(&moved, &changed, 64));
+        let mut fresh = Planner::default();
+        fresh.rebuild(&moved);
+        assert_eq!(grid_bits(&big), grid_bits(&fresh));
+        assert_eq!(grid_bits(&small), grid_bits(&fresh));
+    }
+
+    #[test]
+    fn the_crowd_updates_its_planner_as_a_rebuild_would() {
+        // Through the crowd: obstacles removed and added between steps (its change list, the
+        // removed shapes with the added ones), a change past the tracked count, and one that
+        // grows the bounding box; planned agents walk all along.
+        let mut s = Scenario::obstacle_field(20, 40, 3);
+        let c = &mut s.crowd;
+        step(c, 2);
+        let mut rng = SplitMix(5);
+        let ids: Vec<ObstacleId> = c.obstacles().map(|(id, _)| id).collect();
+        for (round, id) in ids.into_iter().take(6).enumerate() {
+            c.remove_obstacle(id).unwrap();
+            for _ in 0..[1, 2, 80, 1, 0, 3][round] {
+                c.add_obstacle(random_obstacle(&mut rng, 15.0)).unwrap();
+            }
+            if round == 3 {
+                c.add_obstacle(Obstacle::Circle {
+                    center: Vec3::new(40.0, 0.0, 0.0),
+                    radius: 1.0,
+                })
+                .unwrap();
+            }
+            step(c, 1);
+            let mut fresh = Planner::default();
+            fresh.rebuild(&shapes_of(c));
+            assert_eq!(grid_bits(c.planner()), grid_bits(&fresh), "round {round}");
+        }
     }
 
     #[test]

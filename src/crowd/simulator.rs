@@ -42,6 +42,9 @@ pub const GAUSS_SEIDEL_SWEEPS: usize = 24;
 pub const OVERLAP_GUARD: f32 = 0.02;
 /// Fewest agents per thread worth a thread of their own.
 #[cfg(not(fuzzing))]
+/// Obstacle changes between two steps that the planner updates locally; past this many it is
+/// rebuilt (as it is when a change moves the obstacles' bounding box).
+const TRACKED_CHANGES: usize = 64;
 const MIN_AGENTS_PER_THREAD: usize = 256;
 /// Fuzz builds (`cargo fuzz` sets `cfg(fuzzing)`) split even tiny crowds across threads, so
 /// the thread-differential fuzz target exercises the multi-threaded step with small inputs.
@@ -176,6 +179,9 @@ pub struct Crowd {
     agents: Slots<Agent>,
     obstacles: Slots<(Obstacle, Shape)>,
     obstacles_dirty: bool,
+    /// The obstacles added or removed since the last rebuild, for the planner's local update
+    /// (`None`: more than [`TRACKED_CHANGES`], or a first build: the planner is rebuilt).
+    changed: Option<Vec<Shape>>,
     shapes: Vec<Option<Shape>>,
     /// Each obstacle's bounding circle, for the steer's first tests (see [`Ring`]).
     rings: Vec<Ring>,
@@ -420,6 +426,7 @@ impl Crowd {
             agents: Slots::new(capacity),
             obstacles: Slots::new(capacity.max(1024)),
             obstacles_dirty: true,
+            changed: None,
             shapes: Vec::new(),
             rings: Vec::new(),
             obstacle_ids: Vec::new(),
@@ -651,15 +658,31 @@ impl Crowd {
             }
         })?;
         let id = self.obstacles.insert((obstacle, shape))?;
-        self.obstacles_dirty = true;
+        self.obstacle_changed(shape);
         Ok(ObstacleId(id))
     }
 
     /// Removes a static obstacle.
     pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<(), CrowdError> {
-        self.obstacles.remove(id.0)?;
-        self.obstacles_dirty = true;
+        let (_, shape) = self.obstacles.remove(id.0)?;
+        self.obstacle_changed(shape);
         Ok(())
+    }
+
+    /// Notes an obstacle added or removed: the next step rebuilds the obstacle index and
+    /// updates the planner where `shape` reaches.
+    fn obstacle_changed(&mut self, shape: Shape) {
+        if !self.obstacles_dirty {
+            self.changed = Some(Vec::new());
+        }
+        self.obstacles_dirty = true;
+        if let Some(list) = &mut self.changed {
+            if list.len() < TRACKED_CHANGES {
+                list.push(shape);
+            } else {
+                self.changed = None;
+            }
+        }
     }
 
     /// The obstacle named by `id`.
@@ -728,7 +751,12 @@ impl Crowd {
             boxes.push(shape.map(|sh| (sh.center - sh.extent(), sh.center + sh.extent())));
         }
         self.obstacle_grid.build(&boxes);
-        self.planner.rebuild(&self.shapes);
+        match self.changed.take() {
+            Some(changed) => {
+                self.planner.update(&self.shapes, &changed);
+            }
+            None => self.planner.rebuild(&self.shapes),
+        }
         for a in self.agents.items.iter_mut().flatten() {
             a.plan.2 = 0;
         }
