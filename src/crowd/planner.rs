@@ -79,6 +79,12 @@ const LOOK_ALONG: usize = 96;
 struct Field {
     goal: usize,
     class: u32,
+    /// The clearance it was computed for.
+    pass: f32,
+    /// Obstacles changed the cells' or moves' passability for `pass` since it was computed:
+    /// it is computed again when next asked for within the step's budget, and used as it is
+    /// until then.
+    stale: bool,
     dist: Vec<f32>,
     used: u64,
 }
@@ -136,12 +142,16 @@ impl Planner {
     }
 
     /// Brings the clearance grid up to date after the obstacles in `changed` (each one added
-    /// or removed since the grid was built, as it was) changed, and drops every cached field.
-    /// The same bits as [`Self::rebuild`]: when the obstacles' bounding box (so the grid)
-    /// is unchanged, only the cells that listed a changed obstacle, or would list it now (the
-    /// only ones whose point or segments it can move), are computed again; otherwise,
-    /// or when that is a quarter of the grid or more, everything is rebuilt. Returns whether
-    /// the update was local.
+    /// or removed since the grid was built, as it was) changed. The grid gets the same bits
+    /// as from [`Self::rebuild`]: when the obstacles' bounding box (so the grid) is
+    /// unchanged, only the cells that listed a changed obstacle, or would list it now (the
+    /// only ones whose point or segments it can move), are computed again; otherwise, or when
+    /// that is a quarter of the grid or more, everything is rebuilt. A local update keeps
+    /// the cached fields: those for which no cell and no move changed between open and closed
+    /// are exact (a field is a function of those alone), the others are marked stale (used
+    /// until computed again within a step's budget, so agents keep a route that is mostly
+    /// right rather than walk straight while they wait); a rebuild drops them all. Returns
+    /// whether the update was local.
     pub(crate) fn update(&mut self, shapes: &[Option<Shape>], changed: &[Shape]) -> bool {
         self.update_listing(shapes, changed, LIST_ITEMS)
     }
@@ -173,7 +183,12 @@ impl Planner {
             self.rebuild_in_runs(shapes, list_items);
             return false;
         }
-        self.fields.clear();
+        // What the cells about to change held, to tell which fields stay true.
+        let before: Vec<(usize, f32, [f32; 4])> = areas
+            .iter()
+            .flat_map(|a| a.iter(self.nx))
+            .map(|c| (c, self.rep_clear[c], self.edge[c]))
+            .collect();
         let (mut lists, mut close) = (CellLists::default(), Vec::new());
         for a in &areas {
             // (Obstacles overlapping by the thousand: the rebuild lists them in runs.)
@@ -194,6 +209,23 @@ impl Planner {
             for c in a.iter(self.nx) {
                 self.set_edges(shapes, &lists, c);
             }
+        }
+        // Each clearance the fields were computed for, tested once.
+        let mut passes: Vec<f32> = self.fields.iter().map(|f| f.pass).collect();
+        passes.sort_by(f32::total_cmp);
+        passes.dedup();
+        let (rep_clear, edge) = (&self.rep_clear, &self.edge);
+        let moved: Vec<f32> = passes
+            .into_iter()
+            .filter(|&p| {
+                before.iter().any(|&(c, was, edges)| {
+                    (was >= p) != (rep_clear[c] >= p)
+                        || (0..4).any(|k| (edges[k] >= p) != (edge[c][k] >= p))
+                })
+            })
+            .collect();
+        for f in &mut self.fields {
+            f.stale |= moved.contains(&f.pass);
         }
         true
     }
@@ -435,6 +467,12 @@ impl Planner {
         self.computed
     }
 
+    /// Cached distance fields marked stale by an obstacle change (used until computed again:
+    /// see [`Crowd::add_obstacle`](super::Crowd::add_obstacle)).
+    pub fn fields_stale(&self) -> usize {
+        self.fields.iter().filter(|f| f.stale).count()
+    }
+
     /// Distance fields currently cached (at most [`Self::max_fields`]).
     pub fn fields_cached(&self) -> usize {
         self.fields.len()
@@ -590,19 +628,22 @@ impl Planner {
 
     fn field(&mut self, goal: usize, class: u32, pass: f32) -> Option<usize> {
         self.tick += 1;
-        if let Some(i) = self
+        let cached = self
             .fields
             .iter()
-            .position(|f| f.goal == goal && f.class == class)
-        {
+            .position(|f| f.goal == goal && f.class == class);
+        if let Some(i) = cached {
             self.fields[i].used = self.tick;
-            return Some(i);
-        }
-        if self.budget == 0 {
+            if !self.fields[i].stale || self.budget == 0 {
+                return Some(i);
+            }
+        } else if self.budget == 0 {
             return None;
         }
         self.budget -= 1;
-        let mut dist = if self.fields.len() >= self.max_fields {
+        let mut dist = if let Some(i) = cached {
+            self.fields.swap_remove(i).dist
+        } else if self.fields.len() >= self.max_fields {
             let (i, _) = self
                 .fields
                 .iter()
@@ -690,6 +731,8 @@ impl Planner {
         self.fields.push(Field {
             goal,
             class,
+            pass,
+            stale: false,
             dist,
             used: self.tick,
         });
@@ -1368,6 +1411,94 @@ mod tests {
             assert_eq!(grid_bits(&p), grid_bits(&fresh), "round {round}");
         }
         assert!(local * 2 > rounds, "{local} of {rounds} rounds local");
+    }
+
+    /// The goal block of `target` (as [`Planner::descend`] finds it).
+    fn block_of(p: &Planner, target: Vec2) -> usize {
+        let (goal, bc) = (p.clamped_cell(target), p.block_cells());
+        let (gx, gz) = (goal % p.nx, goal / p.nx);
+        (gx - gx % bc) + (gz - gz % bc) * p.nx
+    }
+
+    /// The fields for these goals and radii, computed as a fresh planner over `shapes` would.
+    fn fresh_fields(shapes: &[Option<Shape>], wanted: &[(usize, f32)]) -> Vec<Vec<u32>> {
+        let mut p = Planner::default();
+        p.rebuild(shapes);
+        p.budget = u32::MAX;
+        let mut out = Vec::new();
+        for &(goal, r) in wanted {
+            let pass = Planner::pass(r);
+            let i = p.field(goal, (pass * 20.0).ceil() as u32, pass).unwrap();
+            out.push(p.fields[i].dist.iter().map(|d| d.to_bits()).collect());
+        }
+        out
+    }
+
+    #[test]
+    fn a_local_update_keeps_exact_fields_and_marks_the_others_stale() {
+        let mut shapes = shapes_of(&Scenario::obstacle_field(0, 60, 5).crowd);
+        let mut p = Planner::default();
+        p.rebuild(&shapes);
+        let goals = [
+            Vec2::new(-15.0, -15.0),
+            Vec2::new(12.0, 3.0),
+            Vec2::new(0.0, 16.0),
+        ];
+        let wanted: Vec<(usize, f32)> = goals
+            .iter()
+            .flat_map(|&g| [0.3, 0.6, 1.2].map(|r| (block_of(&p, g), r)))
+            .collect();
+        let ask = |p: &mut Planner, budget: u32| -> Vec<Option<Vec<u32>>> {
+            p.budget = budget;
+            wanted
+                .iter()
+                .map(|&(goal, r)| {
+                    let pass = Planner::pass(r);
+                    let i = p.field(goal, (pass * 20.0).ceil() as u32, pass)?;
+                    Some(p.fields[i].dist.iter().map(|d| d.to_bits()).collect())
+                })
+                .collect()
+        };
+        ask(&mut p, u32::MAX);
+        assert_eq!((p.fields_cached(), p.fields_stale()), (9, 0));
+
+        // A box nudged by 1 mm: no cell or move changes between open and closed, and every
+        // field is kept as it is, equal to one computed afresh.
+        let i = shapes.iter().position(|s| s.is_some()).unwrap();
+        let old = shapes[i].unwrap();
+        shapes[i] = Some(Shape {
+            center: old.center + Vec2::new(1e-3, 0.0),
+            ..old
+        });
+        assert!(p.update(&shapes, &[old, shapes[i].unwrap()]));
+        assert_eq!((p.fields_cached(), p.fields_stale()), (9, 0));
+        let now: Vec<Vec<u32>> = ask(&mut p, 0).into_iter().map(Option::unwrap).collect();
+        assert_eq!(now, fresh_fields(&shapes, &wanted));
+        assert_eq!(p.fields_computed(), 9);
+
+        // A wall across open ground: the fields go stale, are used as they are while the
+        // budget is spent, and computed again within it equal fresh ones.
+        let wall = Obstacle::Wall {
+            a: Vec3::new(-6.0, 0.0, -1.0),
+            b: Vec3::new(6.0, 0.0, 1.0),
+        };
+        shapes.push(wall.shape());
+        assert!(p.update(&shapes, &[wall.shape().unwrap()]));
+        assert_eq!((p.fields_cached(), p.fields_stale()), (9, 9));
+        let waiting = ask(&mut p, 0);
+        assert!(waiting.iter().all(Option::is_some));
+        assert_eq!((p.fields_stale(), p.fields_computed()), (9, 9));
+        let now: Vec<Vec<u32>> = ask(&mut p, 4).into_iter().map(Option::unwrap).collect();
+        assert_eq!((p.fields_stale(), p.fields_computed()), (5, 13));
+        let now_all: Vec<Vec<u32>> = ask(&mut p, u32::MAX)
+            .into_iter()
+            .map(Option::unwrap)
+            .collect();
+        assert_eq!((p.fields_stale(), p.fields_computed()), (0, 18));
+        let fresh = fresh_fields(&shapes, &wanted);
+        assert_eq!(now_all, fresh);
+        assert_eq!(now[..4], fresh[..4]);
+        assert_ne!(waiting[0].as_ref(), Some(&fresh[0]));
     }
 
     #[test]
