@@ -3,13 +3,15 @@
 //! [`Scenario::benchmark`]; `examples/crowd_timer.rs` times the same scene step by step.
 //! `crowd_rebuild` times a step after an obstacle changes (the obstacle index is rebuilt and
 //! the route planner's grid updated) on the 1 k and 10 k scenes, each iteration on a fresh
-//! copy of one warm crowd: against the plain step on the same copies, the rebuild's cost.
+//! copy of one warm crowd: against the plain step on the same copies, the rebuild's cost; and
+//! a step after a disc moved among 40 planned agents (their cached routes repaired).
 
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
+use glam::Vec3;
 use wayfarer::crowd::scenario::Scenario;
-use wayfarer::crowd::Crowd;
+use wayfarer::crowd::{Crowd, Obstacle};
 
 /// The benchmark scene after three warm-up steps (obstacle index, first grid builds).
 fn field(n: usize) -> Crowd {
@@ -70,6 +72,42 @@ fn bench(c: &mut Criterion) {
             )
         });
     }
+    // Planned agents (40, ~20 goal blocks) in the obstacle field, a 2 m disc in their midst
+    // moved 0.1 m before each step: the planner's grid is updated and its fields repaired
+    // (4 per step at most), against the plain step.
+    let mut s = Scenario::obstacle_field(40, 60, 5);
+    let disc = |x: f32| Obstacle::Circle {
+        center: Vec3::new(x, 0.0, 0.0),
+        radius: 1.0,
+    };
+    let id = s.crowd.add_obstacle(disc(0.0)).unwrap();
+    for _ in 0..20 {
+        s.crowd.step(0.1, 1).unwrap();
+    }
+    let crowd = s.crowd;
+    let planned = "40 planned in a field";
+    g.bench_function(BenchmarkId::new("step", planned), |b| {
+        b.iter_batched(
+            || crowd.clone(),
+            |mut c| {
+                c.step(0.1, 1).unwrap();
+                c
+            },
+            BatchSize::LargeInput,
+        )
+    });
+    g.bench_function(BenchmarkId::new("obstacle moved + step", planned), |b| {
+        b.iter_batched(
+            || crowd.clone(),
+            |mut c| {
+                c.remove_obstacle(id).unwrap();
+                c.add_obstacle(disc(0.1)).unwrap();
+                c.step(0.1, 1).unwrap();
+                c
+            },
+            BatchSize::LargeInput,
+        )
+    });
     g.finish();
 }
 

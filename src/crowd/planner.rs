@@ -75,16 +75,29 @@ const SLIDE_CELLS: f32 = 12.0;
 /// Cells of descent looked along for the farthest visible one.
 const LOOK_ALONG: usize = 96;
 
+/// Whether a cached field is still true. A stale one is used as it is until it is brought up
+/// to date, when next asked for within a step's budget.
+#[derive(Clone, Debug, PartialEq)]
+enum Freshness {
+    Fresh,
+    /// Stale where these cells (or moves from them) changed between open and closed: repaired
+    /// there.
+    Repair(Vec<u32>),
+    /// Stale where more than half the grid changed: computed again.
+    Recompute,
+}
+
 #[derive(Clone, Debug)]
 struct Field {
     goal: usize,
     class: u32,
     /// The clearance it was computed for.
     pass: f32,
-    /// Obstacles changed the cells' or moves' passability for `pass` since it was computed:
-    /// it is computed again when next asked for within the step's budget, and used as it is
-    /// until then.
-    stale: bool,
+    /// The cells it was seeded at and their values (see [`Planner::seeds`]).
+    seeds: Vec<(u32, f32)>,
+    /// Whether obstacles changed the cells' or moves' passability for `pass` since it was
+    /// computed (see [`Freshness`]).
+    fresh: Freshness,
     dist: Vec<f32>,
     used: u64,
 }
@@ -109,6 +122,7 @@ pub struct Planner {
     max_fields: usize,
     tick: u64,
     computed: u64,
+    repaired: u64,
     heap: BinaryHeap<Reverse<(u32, u32)>>,
     budget: u32,
 }
@@ -129,6 +143,7 @@ impl Default for Planner {
             max_fields: MAX_FIELDS,
             tick: 0,
             computed: 0,
+            repaired: 0,
             heap: BinaryHeap::new(),
             budget: 0,
         }
@@ -173,11 +188,18 @@ impl Planner {
             return false;
         }
         let far = self.far();
-        let areas: Vec<Area> = changed
-            .iter()
-            .filter_map(|s| self.reach_cells(s, far))
-            .map(|(lo, hi)| Area::of(self, lo, hi))
-            .collect();
+        // One area per change, merged with another where their bounding rectangle is no
+        // larger than the two (an obstacle moved a little: where it was and where it is).
+        let mut areas: Vec<Area> = Vec::new();
+        for (lo, hi) in changed.iter().filter_map(|s| self.reach_cells(s, far)) {
+            let mut a = Area::of(self, lo, hi);
+            while let Some(j) = areas.iter().position(|b| {
+                a.bounds(b, self.nx).cells(self.nx) <= a.cells(self.nx) + b.cells(self.nx)
+            }) {
+                a = a.bounds(&areas.swap_remove(j), self.nx);
+            }
+            areas.push(a);
+        }
         let cells: usize = areas.iter().map(|a| a.cells(self.nx)).sum();
         if cells * 4 >= self.nx * self.nz {
             self.rebuild_in_runs(shapes, list_items);
@@ -210,22 +232,39 @@ impl Planner {
                 self.set_edges(shapes, &lists, c);
             }
         }
-        // Each clearance the fields were computed for, tested once.
+        // Per clearance the fields were computed for, the cells whose point or a stored move
+        // changed between open and closed for it: every move that changed has an end among
+        // them, all a repair needs to clear.
         let mut passes: Vec<f32> = self.fields.iter().map(|f| f.pass).collect();
         passes.sort_by(f32::total_cmp);
         passes.dedup();
         let (rep_clear, edge) = (&self.rep_clear, &self.edge);
-        let moved: Vec<f32> = passes
+        let flips: Vec<(f32, Vec<u32>)> = passes
             .into_iter()
-            .filter(|&p| {
-                before.iter().any(|&(c, was, edges)| {
+            .map(|p| {
+                let flipped = before.iter().filter(|&&(c, was, edges)| {
                     (was >= p) != (rep_clear[c] >= p)
                         || (0..4).any(|k| (edges[k] >= p) != (edge[c][k] >= p))
-                })
+                });
+                (p, flipped.map(|&(c, _, _)| c as u32).collect())
             })
             .collect();
+        let most = self.nx * self.nz / 2;
         for f in &mut self.fields {
-            f.stale |= moved.contains(&f.pass);
+            let Some((_, flipped)) = flips.iter().find(|(p, _)| *p == f.pass) else {
+                continue;
+            };
+            if flipped.is_empty() {
+                continue;
+            }
+            f.fresh = match std::mem::replace(&mut f.fresh, Freshness::Fresh) {
+                Freshness::Fresh => Freshness::Repair(flipped.clone()),
+                Freshness::Repair(mut known) if known.len() + flipped.len() <= most => {
+                    known.extend_from_slice(flipped);
+                    Freshness::Repair(known)
+                }
+                _ => Freshness::Recompute,
+            };
         }
         true
     }
@@ -462,15 +501,25 @@ impl Planner {
         self.nx * self.nz
     }
 
-    /// Distance fields computed so far (cache misses).
+    /// Distance fields computed so far (cache misses, and stale fields computed again rather
+    /// than repaired).
     pub fn fields_computed(&self) -> u64 {
         self.computed
+    }
+
+    /// Stale distance fields repaired so far (brought up to date where obstacles changed,
+    /// rather than computed again: see [`Crowd::add_obstacle`](super::Crowd::add_obstacle)).
+    pub fn fields_repaired(&self) -> u64 {
+        self.repaired
     }
 
     /// Cached distance fields marked stale by an obstacle change (used until computed again:
     /// see [`Crowd::add_obstacle`](super::Crowd::add_obstacle)).
     pub fn fields_stale(&self) -> usize {
-        self.fields.iter().filter(|f| f.stale).count()
+        self.fields
+            .iter()
+            .filter(|f| f.fresh != Freshness::Fresh)
+            .count()
     }
 
     /// Distance fields currently cached (at most [`Self::max_fields`]).
@@ -634,16 +683,30 @@ impl Planner {
             .position(|f| f.goal == goal && f.class == class);
         if let Some(i) = cached {
             self.fields[i].used = self.tick;
-            if !self.fields[i].stale || self.budget == 0 {
+            if self.fields[i].fresh == Freshness::Fresh || self.budget == 0 {
                 return Some(i);
             }
-        } else if self.budget == 0 {
+            // Stale: repaired where it changed, or computed again.
+            self.budget -= 1;
+            let f = &mut self.fields[i];
+            let (pass, fresh) = (f.pass, std::mem::replace(&mut f.fresh, Freshness::Fresh));
+            let mut dist = std::mem::take(&mut f.dist);
+            let seeds = std::mem::take(&mut self.fields[i].seeds);
+            self.fields[i].seeds = if let Freshness::Repair(flipped) = fresh {
+                self.repaired += 1;
+                self.repair(&mut dist, goal, pass, &flipped, seeds)
+            } else {
+                self.computed += 1;
+                self.compute(&mut dist, goal, pass)
+            };
+            self.fields[i].dist = dist;
+            return Some(i);
+        }
+        if self.budget == 0 {
             return None;
         }
         self.budget -= 1;
-        let mut dist = if let Some(i) = cached {
-            self.fields.swap_remove(i).dist
-        } else if self.fields.len() >= self.max_fields {
+        let mut dist = if self.fields.len() >= self.max_fields {
             let (i, _) = self
                 .fields
                 .iter()
@@ -654,38 +717,46 @@ impl Planner {
         } else {
             Vec::new()
         };
-        dist.clear();
-        dist.resize(self.nx * self.nz, f32::INFINITY);
         self.computed += 1;
+        let seeds = self.compute(&mut dist, goal, pass);
+        self.fields.push(Field {
+            goal,
+            class,
+            pass,
+            seeds,
+            fresh: Freshness::Fresh,
+            dist,
+            used: self.tick,
+        });
+        Some(self.fields.len() - 1)
+    }
+
+    /// Where the field of goal block `goal` for clearance `pass` starts, and at what values:
+    /// every passable cell of the block at 0; for a block with none (the goal is closer to an
+    /// obstacle than the agent's radius), the passable cells of the first ring of cells round
+    /// it that has any, at their distance from the block; for want of those, the goal cell.
+    /// (Seeding the block's own impassable cell alone left a field of that one cell: the
+    /// agents walked straight at such goals, and one stuck behind a box in SteerSuite
+    /// `forest`, seed 3.)
+    fn seeds(&self, goal: usize, pass: f32) -> Vec<(u32, f32)> {
         let (nx, nz) = (self.nx as i64, self.nz as i64);
-        self.heap.clear();
-        // Seed every passable cell of the goal block (or the goal cell if none is).
         let bc = self.block_cells();
         let (bx, bz) = (goal % self.nx, goal / self.nx);
-        let (bx, bz) = (bx - bx % bc, bz - bz % bc);
-        for z in bz..(bz + bc).min(self.nz) {
-            for x in bx..(bx + bc).min(self.nx) {
-                let c = x + z * self.nx;
+        let (bx, bz) = ((bx - bx % bc) as i64, (bz - bz % bc) as i64);
+        let (cx, cz) = (bx as f32 + 0.5 * bc as f32, bz as f32 + 0.5 * bc as f32);
+        let mut seeds = Vec::new();
+        for z in bz..(bz + bc as i64).min(nz) {
+            for x in bx..(bx + bc as i64).min(nx) {
+                let c = (x + z * nx) as usize;
                 if self.rep_clear[c] >= pass {
-                    dist[c] = 0.0;
-                    self.heap.push(Reverse((0, c as u32)));
+                    seeds.push((c as u32, 0.0));
                 }
             }
         }
-        // A goal block with no passable cell (the goal is closer to an obstacle than the
-        // agent's radius) is reached through the passable cells nearest to it: those of the
-        // first ring of cells round the block that has any, at their distance from the block.
-        // (Seeding the block's own impassable cell instead left a field of that one cell: the
-        // agents walked straight at such goals, and one stuck behind a box in SteerSuite
-        // `forest`, seed 3.)
-        let (cx, cz) = (bx as f32 + 0.5 * bc as f32, bz as f32 + 0.5 * bc as f32);
         let mut ring = 1;
-        while self.heap.is_empty() && ring <= MAX_GOAL_RING {
-            let (x0, z0) = (bx as i64 - ring, bz as i64 - ring);
-            let (x1, z1) = (
-                bx as i64 + bc as i64 - 1 + ring,
-                bz as i64 + bc as i64 - 1 + ring,
-            );
+        while seeds.is_empty() && ring <= MAX_GOAL_RING {
+            let (x0, z0) = (bx - ring, bz - ring);
+            let (x1, z1) = (bx + bc as i64 - 1 + ring, bz + bc as i64 - 1 + ring);
             for z in z0.max(0)..=z1.min(nz - 1) {
                 for x in x0.max(0)..=x1.min(nx - 1) {
                     if x != x0 && x != x1 && z != z0 && z != z1 {
@@ -694,17 +765,164 @@ impl Planner {
                     let c = (x + z * nx) as usize;
                     if self.rep_clear[c] >= pass {
                         let d = Vec2::new(x as f32 + 0.5 - cx, z as f32 + 0.5 - cz).length();
-                        dist[c] = d;
-                        self.heap.push(Reverse((d.to_bits(), c as u32)));
+                        seeds.push((c as u32, d));
                     }
                 }
             }
             ring += 1;
         }
-        if self.heap.is_empty() {
-            dist[goal] = 0.0;
-            self.heap.push(Reverse((0, goal as u32)));
+        if seeds.is_empty() {
+            seeds.push((goal as u32, 0.0));
         }
+        seeds
+    }
+
+    /// Brings `dist`, the field of goal block `goal` for clearance `pass` computed (from
+    /// `old_seeds`) before the cells `flipped` changed (each cell whose point or a move it
+    /// stores changed between open and closed for `pass`), up to date: the same bits as
+    /// [`Self::compute`]. Returns the seeds it starts from now.
+    ///
+    /// A field is the least fixed point of d(c) = min(seed value of c, min over open moves
+    /// n → c of d(n) + w) (f32 sums, each above its summand: the fixed point is the least
+    /// path cost, unique, whatever order it is reached in). A cell keeps its value while the
+    /// value still comes along a path that avoids every change: the changed cells (and the
+    /// seeds, when they changed) are cleared, then, in order of value, every cell that had
+    /// its value from a cleared neighbour and from no kept one (nor is a seed of that value).
+    /// A kept value is then a path cost (every changed move has an end in a changed cell, so
+    /// the kept moves are unchanged). The cleared cells are seeded from their kept neighbours
+    /// (and their seed value), and Dijkstra's algorithm runs from them, lowering kept values
+    /// where a change opened a shorter way; what it reaches is the fixed point.
+    fn repair(
+        &mut self,
+        dist: &mut [f32],
+        goal: usize,
+        pass: f32,
+        flipped: &[u32],
+        old_seeds: Vec<(u32, f32)>,
+    ) -> Vec<(u32, f32)> {
+        let (nx, nz) = (self.nx as i64, self.nz as i64);
+        let seeds = self.seeds(goal, pass);
+        // Clear: the changed cells, the seeds if they changed (a cleared cell is NaN until
+        // the seeding below, its value before kept in `cleared`).
+        let mut cleared: Vec<(u32, f32)> = Vec::new();
+        for &c in flipped {
+            let c = c as usize;
+            if !dist[c].is_nan() {
+                cleared.push((c as u32, dist[c]));
+                dist[c] = f32::NAN;
+            }
+        }
+        if seeds != old_seeds {
+            for &(c, _) in old_seeds.iter().chain(&seeds) {
+                let c = c as usize;
+                if !dist[c].is_nan() {
+                    cleared.push((c as u32, dist[c]));
+                    dist[c] = f32::NAN;
+                }
+            }
+        }
+        // Then each cell whose value may have come through a cleared one and has no other
+        // way: no kept neighbour it is that neighbour's value plus the move from, over a move
+        // still open, and no seed of that value. Taken in order of value, so every neighbour
+        // it could come from (lower) is decided first.
+        let seed_top = seeds.iter().fold(0.0f32, |m, &(_, d)| m.max(d));
+        let is_seed = |c: usize, d: f32| d <= seed_top && seeds.contains(&(c as u32, d));
+        self.heap.clear();
+        let mut k = 0;
+        loop {
+            // Candidates: the neighbours of the cells cleared since the last look.
+            while k < cleared.len() {
+                let (c, was) = cleared[k];
+                k += 1;
+                if was == f32::INFINITY {
+                    continue;
+                }
+                let (x, z) = ((c as usize % self.nx) as i64, (c as usize / self.nx) as i64);
+                for (dx, dz, w) in NEIGHBOURS {
+                    let (x2, z2) = (x + dx, z + dz);
+                    if x2 < 0 || z2 < 0 || x2 >= nx || z2 >= nz {
+                        continue;
+                    }
+                    let n = (x2 + z2 * nx) as usize;
+                    if dist[n] == was + w {
+                        self.heap.push(Reverse((dist[n].to_bits(), n as u32)));
+                    }
+                }
+            }
+            let Some(Reverse((_, c))) = self.heap.pop() else {
+                break;
+            };
+            let c = c as usize;
+            let d = dist[c];
+            if d.is_nan() {
+                continue;
+            }
+            let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
+            let held = is_seed(c, d)
+                || NEIGHBOURS.iter().any(|&(dx, dz, w)| {
+                    let (x2, z2) = (x - dx, z - dz);
+                    if x2 < 0 || z2 < 0 || x2 >= nx || z2 >= nz {
+                        return false;
+                    }
+                    let n = (x2 + z2 * nx) as usize;
+                    dist[n] + w == d && self.can_move(n, c, dx, dz, pass)
+                });
+            if !held {
+                cleared.push((c as u32, d));
+                dist[c] = f32::NAN;
+            }
+        }
+        // Seed the cleared cells from their kept neighbours and their seed values.
+        self.heap.clear();
+        for &(c, _) in &cleared {
+            dist[c as usize] = f32::INFINITY;
+        }
+        for &(c, d) in &seeds {
+            if dist[c as usize] == f32::INFINITY {
+                dist[c as usize] = d;
+            }
+        }
+        for &(c, _) in &cleared {
+            let c = c as usize;
+            let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
+            let mut best = dist[c];
+            for (dx, dz, w) in NEIGHBOURS {
+                let (x2, z2) = (x + dx, z + dz);
+                if x2 < 0 || z2 < 0 || x2 >= nx || z2 >= nz {
+                    continue;
+                }
+                let n = (x2 + z2 * nx) as usize;
+                if dist[n] < f32::INFINITY && self.can_move(n, c, -dx, -dz, pass) {
+                    best = best.min(dist[n] + w);
+                }
+            }
+            if best < f32::INFINITY {
+                dist[c] = best;
+                self.heap.push(Reverse((best.to_bits(), c as u32)));
+            }
+        }
+        self.spread(dist, pass);
+        seeds
+    }
+
+    /// Computes into `dist` the field of goal block `goal` for clearance `pass`; returns its
+    /// seeds.
+    fn compute(&mut self, dist: &mut Vec<f32>, goal: usize, pass: f32) -> Vec<(u32, f32)> {
+        dist.clear();
+        dist.resize(self.nx * self.nz, f32::INFINITY);
+        self.heap.clear();
+        let seeds = self.seeds(goal, pass);
+        for &(c, d) in &seeds {
+            dist[c as usize] = d;
+            self.heap.push(Reverse((d.to_bits(), c)));
+        }
+        self.spread(dist, pass);
+        seeds
+    }
+
+    /// Dijkstra's algorithm from the cells in the heap, over the moves open to `pass`.
+    fn spread(&mut self, dist: &mut [f32], pass: f32) {
+        let (nx, nz) = (self.nx as i64, self.nz as i64);
         while let Some(Reverse((dbits, c))) = self.heap.pop() {
             let c = c as usize;
             let dc = f32::from_bits(dbits);
@@ -728,15 +946,6 @@ impl Planner {
                 }
             }
         }
-        self.fields.push(Field {
-            goal,
-            class,
-            pass,
-            stale: false,
-            dist,
-            used: self.tick,
-        });
-        Some(self.fields.len() - 1)
     }
 
     /// The point an agent at `pos` of `radius` should walk toward to reach `target`, and
@@ -955,6 +1164,19 @@ impl Area {
         Self {
             c0: x0 + z0 * p.nx,
             c1: x1 + z1 * p.nx + 1,
+            x0,
+            x1,
+        }
+    }
+
+    /// The rectangle bounding two rectangles.
+    fn bounds(self, other: &Self, nx: usize) -> Self {
+        let (x0, x1) = (self.x0.min(other.x0), self.x1.max(other.x1));
+        let z0 = (self.c0 / nx).min(other.c0 / nx);
+        let z1 = ((self.c1 - 1) / nx).max((other.c1 - 1) / nx);
+        Self {
+            c0: x0 + z0 * nx,
+            c1: x1 + z1 * nx + 1,
             x0,
             x1,
         }
@@ -1477,7 +1699,7 @@ mod tests {
         assert_eq!(p.fields_computed(), 9);
 
         // A wall across open ground: the fields go stale, are used as they are while the
-        // budget is spent, and computed again within it equal fresh ones.
+        // budget is spent, and repaired within it equal fresh ones.
         let wall = Obstacle::Wall {
             a: Vec3::new(-6.0, 0.0, -1.0),
             b: Vec3::new(6.0, 0.0, 1.0),
@@ -1489,16 +1711,102 @@ mod tests {
         assert!(waiting.iter().all(Option::is_some));
         assert_eq!((p.fields_stale(), p.fields_computed()), (9, 9));
         let now: Vec<Vec<u32>> = ask(&mut p, 4).into_iter().map(Option::unwrap).collect();
-        assert_eq!((p.fields_stale(), p.fields_computed()), (5, 13));
+        assert_eq!((p.fields_stale(), p.fields_repaired()), (5, 4));
         let now_all: Vec<Vec<u32>> = ask(&mut p, u32::MAX)
             .into_iter()
             .map(Option::unwrap)
             .collect();
-        assert_eq!((p.fields_stale(), p.fields_computed()), (0, 18));
+        assert_eq!(
+            (p.fields_stale(), p.fields_repaired(), p.fields_computed()),
+            (0, 9, 9)
+        );
         let fresh = fresh_fields(&shapes, &wanted);
         assert_eq!(now_all, fresh);
         assert_eq!(now[..4], fresh[..4]);
         assert_ne!(waiting[0].as_ref(), Some(&fresh[0]));
+    }
+
+    #[test]
+    fn repaired_fields_equal_fields_computed_afresh() {
+        // Obstacles moved round after round (for six rounds without an ask, so a repair covers
+        // many changes), two of them round goals set on them (the
+        // goal block closed, then open: the seeds change): every field asked for equals one
+        // computed afresh over the obstacles of the moment, and stale fields are repaired,
+        // never computed again. Four posts far out fix the grid.
+        let mut rng = SplitMix(23);
+        let mut shapes = shapes_of(&Scenario::obstacle_field(0, 60, 5).crowd);
+        for (x, z) in [(-30.0, -30.0), (30.0, -30.0), (-30.0, 30.0), (30.0, 30.0)] {
+            let post = Obstacle::Circle {
+                center: Vec3::new(x, 0.0, z),
+                radius: 0.5,
+            };
+            shapes.push(post.shape());
+        }
+        let moving = shapes.len() - 4;
+        let mut p = Planner::default();
+        p.rebuild(&shapes);
+        let home = [shapes[0].unwrap(), shapes[1].unwrap()];
+        let goals = [
+            home[0].center,
+            home[1].center,
+            Vec2::new(12.0, 3.0),
+            Vec2::new(17.0, -17.0),
+        ];
+        let wanted: Vec<(usize, f32)> = goals
+            .iter()
+            .flat_map(|&g| [0.25, 0.6, 1.3].map(|r| (block_of(&p, g), r)))
+            .collect();
+        let mut seeds_changed = 0;
+        for round in 0..40 {
+            let mut changed = Vec::new();
+            for k in 0..[1, 2, 4][round % 3] {
+                let i = if k < 2 {
+                    k
+                } else {
+                    (rng.next_u64() % moving as u64) as usize
+                };
+                let old = shapes[i].unwrap();
+                let step = Vec2::new(rng.range(-1.5, 1.5), rng.range(-1.5, 1.5));
+                let centre = if i < 2 {
+                    home[i].center + step
+                } else {
+                    (old.center + step).clamp(Vec2::splat(-24.0), Vec2::splat(24.0))
+                };
+                shapes[i] = Some(Shape {
+                    center: centre,
+                    ..old
+                });
+                changed.extend([old, shapes[i].unwrap()]);
+            }
+            assert!(p.update(&shapes, &changed), "round {round}");
+            if (10..16).contains(&round) {
+                continue;
+            }
+            p.budget = u32::MAX;
+            let now: Vec<Vec<u32>> = wanted
+                .iter()
+                .map(|&(goal, r)| {
+                    let pass = Planner::pass(r);
+                    let class = (pass * 20.0).ceil() as u32;
+                    let i = p
+                        .fields
+                        .iter()
+                        .position(|f| f.goal == goal && f.class == class);
+                    let before = i.map(|i| p.fields[i].seeds.clone());
+                    let i = p.field(goal, class, pass).unwrap();
+                    seeds_changed += usize::from(before.is_some_and(|b| b != p.fields[i].seeds));
+                    p.fields[i].dist.iter().map(|d| d.to_bits()).collect()
+                })
+                .collect();
+            assert_eq!(now, fresh_fields(&shapes, &wanted), "round {round}");
+        }
+        assert_eq!(p.fields_computed(), 12);
+        assert!(
+            p.fields_repaired() >= 200,
+            "{} repaired",
+            p.fields_repaired()
+        );
+        assert!(seeds_changed >= 20, "seeds changed {seeds_changed} times");
     }
 
     #[test]
