@@ -16,6 +16,14 @@
 //! cell wide is open. (Clearance sampled at cell centres alone must ask for half a cell more
 //! than the radius to guarantee anything: on the finest grid that closed doors narrower than
 //! 2r + 2 cells, e.g. SteerSuite `doorway-one-way`, a 1.2 m door for agents of radius 0.5.)
+//!
+//! Obstacles that change (added, removed, moved as a remove and an add) are cheap when they
+//! leave the obstacles' bounding box as it was: only the cells within reach of them are
+//! computed again (`Planner::update`; the same bits as a rebuild), and each cached field
+//! that the change touched is repaired where its passability flipped, when next asked for
+//! (`Planner::repair`; the same bits as computing it again). A door that opens or a crate
+//! that slides costs a fraction of a millisecond, not a rebuild of the grid and of every
+//! route.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -163,9 +171,10 @@ impl Planner {
     /// only ones whose point or segments it can move), are computed again; otherwise, or when
     /// that is a quarter of the grid or more, everything is rebuilt. A local update keeps
     /// the cached fields: those for which no cell and no move changed between open and closed
-    /// are exact (a field is a function of those alone), the others are marked stale (used
-    /// until computed again within a step's budget, so agents keep a route that is mostly
-    /// right rather than walk straight while they wait); a rebuild drops them all. Returns
+    /// are exact (a field is a function of those alone); the others are marked stale, used
+    /// as they are (agents keep a route that is mostly right rather than walk straight while
+    /// they wait) until repaired within a step's budget ([`Self::repair`]: the same bits as
+    /// computing them again, at a fraction of the cost). A rebuild drops them all. Returns
     /// whether the update was local.
     pub(crate) fn update(&mut self, shapes: &[Option<Shape>], changed: &[Shape]) -> bool {
         self.update_listing(shapes, changed, LIST_ITEMS)
@@ -249,6 +258,16 @@ impl Planner {
                 (p, flipped.map(|&(c, _, _)| c as u32).collect())
             })
             .collect();
+        // (Debug builds, the fuzz targets among them, check the grid against a rebuild.)
+        #[cfg(debug_assertions)]
+        {
+            let mut fresh = Planner::default();
+            fresh.rebuild(shapes);
+            debug_assert!(
+                self.same_grid_as(&fresh),
+                "a local update differs from a rebuild"
+            );
+        }
         let most = self.nx * self.nz / 2;
         for f in &mut self.fields {
             let Some((_, flipped)) = flips.iter().find(|(p, _)| *p == f.pass) else {
@@ -267,6 +286,23 @@ impl Planner {
             };
         }
         true
+    }
+
+    /// Whether the clearance grids are the same, bit for bit.
+    #[cfg(debug_assertions)]
+    fn same_grid_as(&self, other: &Planner) -> bool {
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        let points = |v: &[Vec2]| {
+            v.iter()
+                .flat_map(|p| bits(&p.to_array()))
+                .collect::<Vec<_>>()
+        };
+        let edges = |v: &[[f32; 4]]| v.iter().flat_map(|e| bits(e)).collect::<Vec<_>>();
+        (self.origin, self.cell, self.nx, self.nz) == (other.origin, other.cell, other.nx, other.nz)
+            && bits(&self.clearance) == bits(&other.clearance)
+            && bits(&self.rep_clear) == bits(&other.rep_clear)
+            && points(&self.rep) == points(&other.rep)
+            && edges(&self.edge) == edges(&other.edge)
     }
 
     /// The grid over these obstacles (origin, cell, columns, rows), or `None` without one:
@@ -694,7 +730,16 @@ impl Planner {
             let seeds = std::mem::take(&mut self.fields[i].seeds);
             self.fields[i].seeds = if let Freshness::Repair(flipped) = fresh {
                 self.repaired += 1;
-                self.repair(&mut dist, goal, pass, &flipped, seeds)
+                let seeds = self.repair(&mut dist, goal, pass, &flipped, seeds);
+                // (Debug builds, the fuzz targets among them, check it against a new field.)
+                #[cfg(debug_assertions)]
+                {
+                    let mut again = Vec::new();
+                    self.compute(&mut again, goal, pass);
+                    let bits = |d: &[f32]| d.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    debug_assert!(bits(&dist) == bits(&again), "a repair differs");
+                }
+                seeds
             } else {
                 self.computed += 1;
                 self.compute(&mut dist, goal, pass)

@@ -632,7 +632,10 @@ impl Crowd {
         Ok(())
     }
 
-    /// Adds a static obstacle.
+    /// Adds a static obstacle. The next step rebuilds the steer's obstacle index and updates
+    /// the route planner where the obstacle reaches (see [`planner`](super::planner): a local
+    /// update when the obstacles' bounding box stays as it was). To move an obstacle, remove
+    /// it and add it where it now is.
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId, CrowdError> {
         let shape = obstacle.shape().ok_or_else(|| {
             let finite = match obstacle {
@@ -662,7 +665,8 @@ impl Crowd {
         Ok(ObstacleId(id))
     }
 
-    /// Removes a static obstacle.
+    /// Removes a static obstacle (the next step updates the obstacle index and the planner, as
+    /// for [`Self::add_obstacle`]).
     pub fn remove_obstacle(&mut self, id: ObstacleId) -> Result<(), CrowdError> {
         let (_, shape) = self.obstacles.remove(id.0)?;
         self.obstacle_changed(shape);
