@@ -2,7 +2,9 @@
 //! `wayfarer::crowd::scenario`): everyone arrives, nobody enters an obstacle, agents overlap by
 //! at most 5 % of a radius, the turn-rate cap holds, and the circles finish fast.
 
+use glam::{Vec2, Vec3};
 use wayfarer::crowd::scenario::{Report, Scenario};
+use wayfarer::crowd::{AgentState, Obstacle};
 
 fn check_common(name: &str, r: &Report) {
     // The README's quality table comes from this line:
@@ -124,4 +126,64 @@ fn a_route_cache_of_four_still_gets_everyone_through_the_obstacle_field() {
     );
     // Still deterministic and independent of the thread count.
     assert_eq!(small2.run(300.0, 2, None), rs);
+}
+
+#[test]
+fn planned_agents_get_through_the_obstacle_field_round_a_moving_disc() {
+    // A 2 m disc slides to and fro through the middle at up to 1 m/s, moved (removed and
+    // added) before every step: the planner updates its grid locally and repairs the routes
+    // it touched. Everyone still arrives, no agent ends a step inside an obstacle, fields are
+    // repaired (not computed again) and the run is the same on two threads.
+    fn run(threads: usize) -> (Vec<Option<f32>>, u64, u64, Vec<u32>) {
+        let mut s = Scenario::obstacle_field(40, 60, 5);
+        let disc = |t: f32| Obstacle::Circle {
+            center: Vec3::new(3.0 * (t / 3.0).sin(), 0.0, 0.0),
+            radius: 1.0,
+        };
+        let mut id = s.crowd.add_obstacle(disc(0.0)).unwrap();
+        let mut arrival = vec![None; s.agents.len()];
+        let mut t = 0.0f32;
+        while t < 120.0 && arrival.iter().any(Option::is_none) {
+            s.crowd.remove_obstacle(id).unwrap();
+            id = s.crowd.add_obstacle(disc(t)).unwrap();
+            s.crowd.step(s.dt, threads).unwrap();
+            t += s.dt;
+            let shapes: Vec<_> = s.crowd.obstacles().filter_map(|(_, o)| o.shape()).collect();
+            for (i, &a) in s.agents.iter().enumerate() {
+                let a = s.crowd.agent(a).unwrap();
+                if a.state() == AgentState::Arrived {
+                    arrival[i].get_or_insert(t);
+                }
+                let p = Vec2::new(a.position.x, a.position.z);
+                for sh in &shapes {
+                    let gap = sh.contact(p).distance - a.radius;
+                    assert!(
+                        gap > -1e-3,
+                        "agent {i} {gap} m into an obstacle at {t:.1} s"
+                    );
+                }
+            }
+        }
+        let p = s.crowd.planner();
+        let bits = s
+            .agents
+            .iter()
+            .flat_map(|&a| {
+                let q = s.crowd.agent(a).unwrap().position;
+                [q.x.to_bits(), q.z.to_bits()]
+            })
+            .collect();
+        (arrival, p.fields_computed(), p.fields_repaired(), bits)
+    }
+    let (arrival, computed, repaired, bits) = run(1);
+    let last = arrival
+        .iter()
+        .map(|a| a.expect("every agent arrives"))
+        .fold(0.0, f32::max);
+    println!("last arrival {last:.1} s, {computed} fields computed, {repaired} repaired");
+    assert!(last < 70.0, "last arrival {last} s");
+    // (~20 goal blocks: each field computed once, then only repaired.)
+    assert!(computed <= 30, "{computed} fields computed");
+    assert!(repaired > 500, "{repaired} fields repaired");
+    assert_eq!(run(2).3, bits);
 }

@@ -40,11 +40,11 @@ pub const GAUSS_SEIDEL_SWEEPS: usize = 24;
 /// The guard after the projection: two agents that overlapped by at most this fraction of the
 /// smaller radius before a step end it overlapping by at most as much.
 pub const OVERLAP_GUARD: f32 = 0.02;
-/// Fewest agents per thread worth a thread of their own.
-#[cfg(not(fuzzing))]
 /// Obstacle changes between two steps that the planner updates locally; past this many it is
 /// rebuilt (as it is when a change moves the obstacles' bounding box).
 const TRACKED_CHANGES: usize = 64;
+/// Fewest agents per thread worth a thread of their own.
+#[cfg(not(fuzzing))]
 const MIN_AGENTS_PER_THREAD: usize = 256;
 /// Fuzz builds (`cargo fuzz` sets `cfg(fuzzing)`) split even tiny crowds across threads, so
 /// the thread-differential fuzz target exercises the multi-threaded step with small inputs.
