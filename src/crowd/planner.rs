@@ -45,7 +45,8 @@ pub const CLEARANCE_CAP: f32 = 3.0;
 /// is dropped beyond the cap. Each holds one `f32` per planning cell (about
 /// `MAX_PLANNER_CELLS` at most, see [`Planner::cells`]: 256 KiB), allocated as distinct goals
 /// appear, so the cache peaks at 128 MiB for a crowd with 512 distinct goals on the finest
-/// grid. A smaller cache thrashes when many agents have goals of their own (SteerSuite
+/// grid (144 MiB while every field is stale, holding its repair list: see
+/// [`Planner::field_bytes`]). A smaller cache thrashes when many agents have goals of their own (SteerSuite
 /// `forest`: 500 agents with 64 fields mostly walked straight, waiting for a field, and 16 %
 /// stuck behind boxes; with 512, 1 %).
 pub const MAX_FIELDS: usize = 512;
@@ -91,7 +92,7 @@ enum Freshness {
     /// Stale where these cells (or moves from them) changed between open and closed: repaired
     /// there.
     Repair(Vec<u32>),
-    /// Stale where more than half the grid changed: computed again.
+    /// Stale where more than an eighth of the grid changed: computed again.
     Recompute,
 }
 
@@ -268,7 +269,10 @@ impl Planner {
                 "a local update differs from a rebuild"
             );
         }
-        let most = self.nx * self.nz / 2;
+        // (A repair list stays under an eighth of a field's size: past it, computing the
+        // field again costs little more, and the lists hold at most an eighth more memory
+        // than the fields.)
+        let most = self.nx * self.nz / 8;
         for f in &mut self.fields {
             let Some((_, flipped)) = flips.iter().find(|(p, _)| *p == f.pass) else {
                 continue;
@@ -279,6 +283,7 @@ impl Planner {
             f.fresh = match std::mem::replace(&mut f.fresh, Freshness::Fresh) {
                 Freshness::Fresh => Freshness::Repair(flipped.clone()),
                 Freshness::Repair(mut known) if known.len() + flipped.len() <= most => {
+                    known.reserve_exact(flipped.len());
                     known.extend_from_slice(flipped);
                     Freshness::Repair(known)
                 }
@@ -563,13 +568,20 @@ impl Planner {
         self.fields.len()
     }
 
-    /// Bytes held by the cached distance fields: 4 per planning cell per field, so at most
-    /// `max_fields() × cells() × 4` (about 256 KiB per field on a large world). The
+    /// Bytes held by the cached distance fields: 4 per planning cell per field (about
+    /// 256 KiB per field on a large world), and for a stale field 4 per cell of its repair
+    /// list (under an eighth of that), so at most `max_fields() × cells() × 4.5`. The
     /// clearance grid (one more `f32` per cell) and the bookkeeping are not counted.
     pub fn field_bytes(&self) -> usize {
         self.fields
             .iter()
-            .map(|f| f.dist.capacity() * core::mem::size_of::<f32>())
+            .map(|f| {
+                let listed = match &f.fresh {
+                    Freshness::Repair(cells) => cells.capacity(),
+                    _ => 0,
+                };
+                (f.dist.capacity() + listed) * core::mem::size_of::<f32>()
+            })
             .sum()
     }
 

@@ -76,7 +76,8 @@ namespace Wayfarer.Crowd
         /// <paramref name="maxFields"/> distance fields are cached (least recently used dropped first,
         /// at once when the cap is lowered). Each holds 4 bytes per planning cell (about 65 536 cells
         /// at most: 256 KiB), so the cache holds at most maxFields × cells × 4 bytes: 128 MiB at the
-        /// default <see cref="MaxRouteCache"/>. A cache smaller than the number of distinct goals in
+        /// default <see cref="MaxRouteCache"/> (a field made stale by an obstacle change also holds a
+        /// repair list under an eighth of its size: 144 MiB at most). A cache smaller than the number of distinct goals in
         /// use thrashes: agents walk straight at their targets while they wait for a field, so they
         /// arrive later. 1..<see cref="MaxRouteCache"/>; anything else throws
         /// <see cref="WayfarerException"/> with <c>InvalidArgument</c> and changes nothing.

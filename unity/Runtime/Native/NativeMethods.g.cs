@@ -57,11 +57,13 @@ namespace Wayfarer.Native
         // Caps the memory of planned routes (`WF_ROUTE_PLANNED`): the crowd caches at most
         // `max_fields` distance fields (one per goal block and agent size, least recently used
         // dropped first), each one `float` per planning cell, so at most `max_fields × cells × 4`
-        // bytes, the planning grid having about 65 536 cells at most (256 KiB per field). The
-        // default and the most accepted is 512 (128 MiB). Lowering it below the fields now cached
-        // frees the least recently used ones at once. A cache smaller than the number of distinct
-        // goals in use thrashes: agents walk straight at their targets while they wait for a field,
-        // so they arrive later and may stick behind obstacles for a while. 0 or more than 512:
+        // bytes, the planning grid having about 65 536 cells at most (256 KiB per field); a field
+        // made stale by an obstacle change also holds a repair list under an eighth of its size. The
+        // default and the most accepted is 512 (128 MiB; 144 MiB with every field stale). Lowering
+        // it below the fields now cached frees the least recently used ones at once. A cache
+        // smaller than the number of distinct goals in use thrashes: agents walk straight at their
+        // targets while they wait for a field, so they arrive later and may stick behind obstacles
+        // for a while. 0 or more than 512:
         // `WF_STATUS_INVALID_ARGUMENT`, and nothing changes.
         //
         // # Safety
