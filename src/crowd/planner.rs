@@ -46,9 +46,9 @@ pub const CLEARANCE_CAP: f32 = 3.0;
 /// `MAX_PLANNER_CELLS` at most, see [`Planner::cells`]: 256 KiB), allocated as distinct goals
 /// appear, so the cache peaks at 128 MiB for a crowd with 512 distinct goals on the finest
 /// grid (144 MiB while every field is stale, holding its repair list: see
-/// [`Planner::field_bytes`]). A smaller cache thrashes when many agents have goals of their own (SteerSuite
-/// `forest`: 500 agents with 64 fields mostly walked straight, waiting for a field, and 16 %
-/// stuck behind boxes; with 512, 1 %).
+/// [`Planner::field_bytes`]). A smaller cache thrashes when many agents have goals of their
+/// own (SteerSuite `forest`: 500 agents with 64 fields mostly walked straight, waiting for a
+/// field, and 16 % stuck behind boxes; with 512, 1 %).
 pub const MAX_FIELDS: usize = 512;
 /// Clearance asked of a planned route beyond the agent's radius, metres.
 pub const PASS_SKIN: f32 = 0.05;
@@ -404,8 +404,7 @@ impl Planner {
     }
 
     /// Sets cell `c`'s centre clearance, representative point and its clearance (`lists`
-    /// holds `c`).
-    /// (`close` is scratch.)
+    /// holds `c`; `close` is scratch).
     fn set_point(
         &mut self,
         shapes: &[Option<Shape>],
@@ -554,8 +553,8 @@ impl Planner {
         self.repaired
     }
 
-    /// Cached distance fields marked stale by an obstacle change (used until computed again:
-    /// see [`Crowd::add_obstacle`](super::Crowd::add_obstacle)).
+    /// Cached distance fields marked stale by an obstacle change (used as they are until
+    /// repaired: see [`Crowd::add_obstacle`](super::Crowd::add_obstacle)).
     pub fn fields_stale(&self) -> usize {
         self.fields
             .iter()
