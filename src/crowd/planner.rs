@@ -237,7 +237,10 @@ impl Planner {
         // cell's centre, and so does the point at its other end, so a change within
         // `CLEARANCE_CAP` of either is within `far` of the centre, inside the area.
         for a in &areas {
-            lists.build(self, shapes, far, Err(usize::MAX), *a);
+            // (One area: its lists are still the last built.)
+            if areas.len() > 1 {
+                lists.build(self, shapes, far, Err(usize::MAX), *a);
+            }
             for c in a.iter(self.nx) {
                 self.set_edges(shapes, &lists, c);
             }
@@ -453,13 +456,10 @@ impl Planner {
     /// Sets the clearance of the segments from cell `c`'s point to its neighbours' (`lists`
     /// holds `c`; every point is set).
     fn set_edges(&mut self, shapes: &[Option<Shape>], lists: &CellLists, c: usize) {
-        let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
         for (k, (dx, dz)) in EDGES.into_iter().enumerate() {
-            let (x2, z2) = (x + dx, z + dz);
-            if x2 < 0 || z2 < 0 || x2 >= self.nx as i64 || z2 >= self.nz as i64 {
+            let Some(n) = self.neighbour(c, dx, dz) else {
                 continue;
-            }
-            let n = (x2 + z2 * self.nx as i64) as usize;
+            };
             let (a, b) = (self.rep[c], self.rep[n]);
             // The end points are on the segment: it is no clearer than they are. A closed end
             // closes the move whatever the segment's clearance.
@@ -482,6 +482,13 @@ impl Planner {
         let lo = lo.max(Vec2::ZERO);
         let hi = hi.min(Vec2::new(self.nx as f32 - 1.0, self.nz as f32 - 1.0));
         (lo.x <= hi.x && lo.y <= hi.y).then_some((lo, hi))
+    }
+
+    /// The cell at (`dx`, `dz`) from cell `c`, if it is on the grid.
+    fn neighbour(&self, c: usize, dx: i64, dz: i64) -> Option<usize> {
+        let (x, z) = ((c % self.nx) as i64 + dx, (c / self.nx) as i64 + dz);
+        (x >= 0 && z >= 0 && x < self.nx as i64 && z < self.nz as i64)
+            .then(|| (x + z * self.nx as i64) as usize)
     }
 
     /// Whether a field of clearance `pass` spreads from cell `c` to its neighbour `n` at
@@ -856,25 +863,23 @@ impl Planner {
         flipped: &[u32],
         old_seeds: Vec<(u32, f32)>,
     ) -> Vec<(u32, f32)> {
-        let (nx, nz) = (self.nx as i64, self.nz as i64);
         let seeds = self.seeds(goal, pass);
         // Clear: the changed cells, the seeds if they changed (a cleared cell is NaN until
         // the seeding below, its value before kept in `cleared`).
         let mut cleared: Vec<(u32, f32)> = Vec::new();
-        for &c in flipped {
-            let c = c as usize;
-            if !dist[c].is_nan() {
-                cleared.push((c as u32, dist[c]));
-                dist[c] = f32::NAN;
+        let clear = |c: u32, dist: &mut [f32], cleared: &mut Vec<(u32, f32)>| {
+            let d = &mut dist[c as usize];
+            if !d.is_nan() {
+                cleared.push((c, *d));
+                *d = f32::NAN;
             }
+        };
+        for &c in flipped {
+            clear(c, dist, &mut cleared);
         }
         if seeds != old_seeds {
             for &(c, _) in old_seeds.iter().chain(&seeds) {
-                let c = c as usize;
-                if !dist[c].is_nan() {
-                    cleared.push((c as u32, dist[c]));
-                    dist[c] = f32::NAN;
-                }
+                clear(c, dist, &mut cleared);
             }
         }
         // Then each cell whose value may have come through a cleared one and has no other
@@ -893,13 +898,10 @@ impl Planner {
                 if was == f32::INFINITY {
                     continue;
                 }
-                let (x, z) = ((c as usize % self.nx) as i64, (c as usize / self.nx) as i64);
                 for (dx, dz, w) in NEIGHBOURS {
-                    let (x2, z2) = (x + dx, z + dz);
-                    if x2 < 0 || z2 < 0 || x2 >= nx || z2 >= nz {
+                    let Some(n) = self.neighbour(c as usize, dx, dz) else {
                         continue;
-                    }
-                    let n = (x2 + z2 * nx) as usize;
+                    };
                     if dist[n] == was + w {
                         self.heap.push(Reverse((dist[n].to_bits(), n as u32)));
                     }
@@ -913,19 +915,13 @@ impl Planner {
             if d.is_nan() {
                 continue;
             }
-            let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
             let held = is_seed(c, d)
                 || NEIGHBOURS.iter().any(|&(dx, dz, w)| {
-                    let (x2, z2) = (x - dx, z - dz);
-                    if x2 < 0 || z2 < 0 || x2 >= nx || z2 >= nz {
-                        return false;
-                    }
-                    let n = (x2 + z2 * nx) as usize;
-                    dist[n] + w == d && self.can_move(n, c, dx, dz, pass)
+                    self.neighbour(c, -dx, -dz)
+                        .is_some_and(|n| dist[n] + w == d && self.can_move(n, c, dx, dz, pass))
                 });
             if !held {
-                cleared.push((c as u32, d));
-                dist[c] = f32::NAN;
+                clear(c as u32, dist, &mut cleared);
             }
         }
         // Seed the cleared cells from their kept neighbours and their seed values.
@@ -940,14 +936,11 @@ impl Planner {
         }
         for &(c, _) in &cleared {
             let c = c as usize;
-            let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
             let mut best = dist[c];
             for (dx, dz, w) in NEIGHBOURS {
-                let (x2, z2) = (x + dx, z + dz);
-                if x2 < 0 || z2 < 0 || x2 >= nx || z2 >= nz {
+                let Some(n) = self.neighbour(c, dx, dz) else {
                     continue;
-                }
-                let n = (x2 + z2 * nx) as usize;
+                };
                 if dist[n] < f32::INFINITY && self.can_move(n, c, -dx, -dz, pass) {
                     best = best.min(dist[n] + w);
                 }
@@ -978,20 +971,16 @@ impl Planner {
 
     /// Dijkstra's algorithm from the cells in the heap, over the moves open to `pass`.
     fn spread(&mut self, dist: &mut [f32], pass: f32) {
-        let (nx, nz) = (self.nx as i64, self.nz as i64);
         while let Some(Reverse((dbits, c))) = self.heap.pop() {
             let c = c as usize;
             let dc = f32::from_bits(dbits);
             if dc > dist[c] {
                 continue;
             }
-            let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
             for (dx, dz, w) in NEIGHBOURS {
-                let (x2, z2) = (x + dx, z + dz);
-                if x2 < 0 || z2 < 0 || x2 >= nx || z2 >= nz {
+                let Some(n) = self.neighbour(c, dx, dz) else {
                     continue;
-                }
-                let n = (x2 + z2 * nx) as usize;
+                };
                 if !self.can_move(c, n, dx, dz, pass) {
                     continue;
                 }
@@ -1108,14 +1097,11 @@ impl Planner {
         let mut descent = [cur; LOOK_ALONG + 1];
         let mut len = 1;
         while len <= LOOK_ALONG && dist[cur] > 0.0 {
-            let (x, z) = ((cur % self.nx) as i64, (cur / self.nx) as i64);
             let mut next = cur;
             for (dx, dz, _) in NEIGHBOURS {
-                let (x2, z2) = (x + dx, z + dz);
-                if x2 < 0 || z2 < 0 || x2 >= self.nx as i64 || z2 >= self.nz as i64 {
+                let Some(n) = self.neighbour(cur, dx, dz) else {
                     continue;
-                }
-                let n = (x2 + z2 * self.nx as i64) as usize;
+                };
                 // Only along the field's own moves (the search went from `n` to `cur`): a
                 // lower neighbour across a corner the search could not cut is not a way.
                 if dist[n] < dist[next] && self.can_move(n, cur, -dx, -dz, pass) {
