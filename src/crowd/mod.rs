@@ -12,6 +12,7 @@
 
 pub mod agent;
 mod angle;
+mod buckets;
 mod cull;
 pub mod grid;
 mod kernels;

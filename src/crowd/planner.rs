@@ -26,10 +26,10 @@
 //! route.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 
 use glam::{DVec2, Vec2};
 
+use super::buckets::Buckets;
 use super::obstacle::{point_segment_distance, Shape};
 
 /// Most cells of the planning grid.
@@ -60,7 +60,7 @@ pub const GOAL_BLOCK: f32 = 2.0;
 /// Sub-steps between two route updates of an agent (sooner when it reaches its route point).
 pub const REPLAN_STEPS: u32 = 10;
 /// New distance fields computed per sub-step at most (each a Dijkstra over the planning grid,
-/// ~1–3 ms on the finest one); agents beyond the budget walk straight and ask again next
+/// ~1.3 ms on the finest one here); agents beyond the budget walk straight and ask again next
 /// sub-step.
 pub const FIELDS_PER_STEP: u32 = 4;
 /// Rings of cells round a goal block searched for passable cells when the block has none.
@@ -111,6 +111,21 @@ struct Field {
     used: u64,
 }
 
+/// The moves open to one clearance: bit k of `open[c]` is set when a field of clearance
+/// `pass` spreads from cell c over `NEIGHBOURS[k]` (see `Planner::can_move`; off-grid moves
+/// are closed). Shared by every field of that clearance, so a field's search reads one byte
+/// per cell instead of testing eight moves.
+#[derive(Clone, Debug)]
+struct Moves {
+    pass: f32,
+    open: Vec<u8>,
+    used: u64,
+}
+
+/// Clearances whose open moves are kept (least recently used dropped first): one byte per
+/// planning cell each.
+const MAX_MOVE_SETS: usize = 8;
+
 /// The route planner of a crowd.
 #[derive(Clone, Debug)]
 pub struct Planner {
@@ -132,7 +147,9 @@ pub struct Planner {
     tick: u64,
     computed: u64,
     repaired: u64,
-    heap: BinaryHeap<Reverse<(u32, u32)>>,
+    queue: Buckets,
+    /// Open moves per clearance in use (at most `MAX_MOVE_SETS`).
+    moves: Vec<Moves>,
     budget: u32,
 }
 
@@ -153,7 +170,8 @@ impl Default for Planner {
             tick: 0,
             computed: 0,
             repaired: 0,
-            heap: BinaryHeap::new(),
+            queue: Buckets::default(),
+            moves: Vec::new(),
             budget: 0,
         }
     }
@@ -245,6 +263,30 @@ impl Planner {
                 self.set_edges(shapes, &lists, c);
             }
         }
+        // The open moves of every cell in an area or next to one (a move's clearance is
+        // stored in one of its ends, and it needs both ends' points).
+        if !self.moves.is_empty() {
+            let mut near: Vec<usize> = Vec::new();
+            for a in &areas {
+                for c in a.iter(self.nx) {
+                    near.push(c);
+                    near.extend(
+                        NEIGHBOURS
+                            .iter()
+                            .filter_map(|&(dx, dz, _)| self.neighbour(c, dx, dz)),
+                    );
+                }
+            }
+            near.sort_unstable();
+            near.dedup();
+            let mut moves = std::mem::take(&mut self.moves);
+            for m in &mut moves {
+                for &c in &near {
+                    m.open[c] = self.open_moves(c, m.pass);
+                }
+            }
+            self.moves = moves;
+        }
         // Per clearance the fields were computed for, the cells whose point or a stored move
         // changed between open and closed for it: every move that changed has an end among
         // them, all a repair needs to clear.
@@ -271,6 +313,12 @@ impl Planner {
                 self.same_grid_as(&fresh),
                 "a local update differs from a rebuild"
             );
+            for m in &self.moves {
+                debug_assert!(
+                    (0..self.nx * self.nz).all(|c| m.open[c] == fresh.open_moves(c, m.pass)),
+                    "patched open moves differ from new ones"
+                );
+            }
         }
         // (A repair list stays under an eighth of a field's size: past it, computing the
         // field again costs little more, and the lists hold at most an eighth more memory
@@ -355,6 +403,7 @@ impl Planner {
     /// [`Self::rebuild`], listing obstacles per cell in runs of at most `list_items` entries.
     fn rebuild_in_runs(&mut self, shapes: &[Option<Shape>], list_items: usize) {
         self.fields.clear();
+        self.moves.clear();
         self.clearance.clear();
         self.rep.clear();
         self.rep_clear.clear();
@@ -485,6 +534,7 @@ impl Planner {
     }
 
     /// The cell at (`dx`, `dz`) from cell `c`, if it is on the grid.
+    #[inline(always)]
     fn neighbour(&self, c: usize, dx: i64, dz: i64) -> Option<usize> {
         let (x, z) = ((c % self.nx) as i64 + dx, (c / self.nx) as i64 + dz);
         (x >= 0 && z >= 0 && x < self.nx as i64 && z < self.nz as i64)
@@ -494,6 +544,7 @@ impl Planner {
     /// Whether a field of clearance `pass` spreads from cell `c` to its neighbour `n` at
     /// (`dx`, `dz`): `n`'s point and the segment to it are clear. A closed `c` is a goal cell
     /// seeded for want of an open one near the goal; it spreads to its open neighbours.
+    #[inline(always)]
     fn can_move(&self, c: usize, n: usize, dx: i64, dz: i64, pass: f32) -> bool {
         self.rep_clear[n] >= pass
             && (self.rep_clear[c] < pass || self.edge_clear(c, n, dx, dz) >= pass)
@@ -519,6 +570,7 @@ impl Planner {
     }
 
     /// Clearance of the move from cell `c` to its neighbour `n` at (`dx`, `dz`).
+    #[inline(always)]
     fn edge_clear(&self, c: usize, n: usize, dx: i64, dz: i64) -> f32 {
         match (dx, dz) {
             (1, 0) => self.edge[c][0],
@@ -888,7 +940,7 @@ impl Planner {
         // it could come from (lower) is decided first.
         let seed_top = seeds.iter().fold(0.0f32, |m, &(_, d)| m.max(d));
         let is_seed = |c: usize, d: f32| d <= seed_top && seeds.contains(&(c as u32, d));
-        self.heap.clear();
+        self.queue.clear();
         let mut k = 0;
         loop {
             // Candidates: the neighbours of the cells cleared since the last look.
@@ -903,11 +955,11 @@ impl Planner {
                         continue;
                     };
                     if dist[n] == was + w {
-                        self.heap.push(Reverse((dist[n].to_bits(), n as u32)));
+                        self.queue.push(dist[n], n as u32);
                     }
                 }
             }
-            let Some(Reverse((_, c))) = self.heap.pop() else {
+            let Some((_, c)) = self.queue.pop() else {
                 break;
             };
             let c = c as usize;
@@ -925,7 +977,7 @@ impl Planner {
             }
         }
         // Seed the cleared cells from their kept neighbours and their seed values.
-        self.heap.clear();
+        self.queue.clear();
         for &(c, _) in &cleared {
             dist[c as usize] = f32::INFINITY;
         }
@@ -947,7 +999,7 @@ impl Planner {
             }
             if best < f32::INFINITY {
                 dist[c] = best;
-                self.heap.push(Reverse((best.to_bits(), c as u32)));
+                self.queue.push(best, c as u32);
             }
         }
         self.spread(dist, pass);
@@ -959,36 +1011,85 @@ impl Planner {
     fn compute(&mut self, dist: &mut Vec<f32>, goal: usize, pass: f32) -> Vec<(u32, f32)> {
         dist.clear();
         dist.resize(self.nx * self.nz, f32::INFINITY);
-        self.heap.clear();
+        self.queue.clear();
         let seeds = self.seeds(goal, pass);
         for &(c, d) in &seeds {
             dist[c as usize] = d;
-            self.heap.push(Reverse((d.to_bits(), c)));
+            self.queue.push(d, c);
         }
         self.spread(dist, pass);
         seeds
     }
 
-    /// Dijkstra's algorithm from the cells in the heap, over the moves open to `pass`.
+    /// The moves open to `pass` from cell `c`, a bit per move of `NEIGHBOURS`.
+    fn open_moves(&self, c: usize, pass: f32) -> u8 {
+        let mut bits = 0;
+        for (k, &(dx, dz, _)) in NEIGHBOURS.iter().enumerate() {
+            if let Some(n) = self.neighbour(c, dx, dz) {
+                bits |= u8::from(self.can_move(c, n, dx, dz, pass)) << k;
+            }
+        }
+        bits
+    }
+
+    /// The index in `self.moves` of the open moves for `pass`, made if missing.
+    fn moves_for(&mut self, pass: f32) -> usize {
+        self.tick += 1;
+        if let Some(i) = self.moves.iter().position(|m| m.pass == pass) {
+            self.moves[i].used = self.tick;
+            return i;
+        }
+        let open = (0..self.nx * self.nz)
+            .map(|c| self.open_moves(c, pass))
+            .collect();
+        if self.moves.len() >= MAX_MOVE_SETS {
+            let (i, _) = self
+                .moves
+                .iter()
+                .enumerate()
+                .min_by_key(|(_, m)| m.used)
+                .expect("moves is full");
+            self.moves.swap_remove(i);
+        }
+        self.moves.push(Moves {
+            pass,
+            open,
+            used: self.tick,
+        });
+        self.moves.len() - 1
+    }
+
+    /// Dijkstra's algorithm from the cells in the queue, over the moves open to `pass`.
+    ///
+    /// Each cell taken tests its eight neighbours without a branch (open, and lowered by the
+    /// move) and then writes the lowered ones; the order they are queued in cannot change the
+    /// fixed point the search ends at.
     fn spread(&mut self, dist: &mut [f32], pass: f32) {
-        while let Some(Reverse((dbits, c))) = self.heap.pop() {
+        let m = self.moves_for(pass);
+        let nx = self.nx as isize;
+        let step = NEIGHBOURS.map(|(dx, dz, _)| dx as isize + dz as isize * nx);
+        let Planner { moves, queue, .. } = self;
+        let open = &moves[m].open;
+        while let Some((dc, c)) = queue.pop() {
             let c = c as usize;
-            let dc = f32::from_bits(dbits);
             if dc > dist[c] {
                 continue;
             }
-            for (dx, dz, w) in NEIGHBOURS {
-                let Some(n) = self.neighbour(c, dx, dz) else {
-                    continue;
-                };
-                if !self.can_move(c, n, dx, dz, pass) {
-                    continue;
-                }
-                let nd = dc + w;
-                if nd < dist[n] {
-                    dist[n] = nd;
-                    self.heap.push(Reverse((nd.to_bits(), n as u32)));
-                }
+            let bits = open[c];
+            let mut lower = 0u32;
+            for (k, &(_, _, w)) in NEIGHBOURS.iter().enumerate() {
+                // (A closed move's other end may be off the grid: read as 0, never lowered.)
+                let at = dist.get(c.wrapping_add_signed(step[k])).copied();
+                let lowered = dc + w < at.unwrap_or(0.0);
+                lower |= u32::from(lowered & (bits >> k & 1 != 0)) << k;
+            }
+            while lower != 0 {
+                let k = lower.trailing_zeros() as usize;
+                lower &= lower - 1;
+                let n = c.wrapping_add_signed(step[k]);
+                let nd = dc + NEIGHBOURS[k].2;
+                dist[n] = nd;
+                queue.push(nd, n as u32);
             }
         }
     }
@@ -1636,6 +1737,74 @@ mod tests {
                 b: c + Vec3::new(rng.range(-4.0, 4.0), 0.0, rng.range(-4.0, 4.0)),
             },
         }
+    }
+
+    /// Dijkstra's algorithm as in the textbook (a binary heap, every move tested with
+    /// `can_move`, its own neighbour indexing): the reference for the bucket queue and the
+    /// open-move bits.
+    fn textbook_field(p: &Planner, goal: usize, pass: f32) -> Vec<f32> {
+        use std::collections::BinaryHeap;
+        let (nx, nz) = (p.nx as i64, p.nz as i64);
+        let mut dist = vec![f32::INFINITY; p.nx * p.nz];
+        let mut heap = BinaryHeap::new();
+        for (c, d) in p.seeds(goal, pass) {
+            dist[c as usize] = d;
+            heap.push(Reverse((d.to_bits(), c as usize)));
+        }
+        while let Some(Reverse((bits, c))) = heap.pop() {
+            let d = f32::from_bits(bits);
+            if d > dist[c] {
+                continue;
+            }
+            let (x, z) = (c as i64 % nx, c as i64 / nx);
+            for (dx, dz, w) in NEIGHBOURS {
+                if !(0..nx).contains(&(x + dx)) || !(0..nz).contains(&(z + dz)) {
+                    continue;
+                }
+                let n = (x + dx + (z + dz) * nx) as usize;
+                if p.can_move(c, n, dx, dz, pass) && d + w < dist[n] {
+                    dist[n] = d + w;
+                    heap.push(Reverse(((d + w).to_bits(), n)));
+                }
+            }
+        }
+        dist
+    }
+
+    #[test]
+    fn fields_equal_the_textbook_dijkstra_bit_for_bit() {
+        // Goals all over an obstacle field (in the open, beside and inside obstacles, on the
+        // border), for three agent radii, with the open-move bits made before and kept
+        // across fields.
+        let shapes = shapes_of(&Scenario::obstacle_field(0, 60, 5).crowd);
+        let mut p = Planner::default();
+        p.rebuild(&shapes);
+        let cells = p.nx * p.nz;
+        let mut rng = SplitMix(3);
+        let mut dist = Vec::new();
+        let mut reached = 0;
+        for radius in [0.0, 0.3, 0.9] {
+            let pass = Planner::pass(radius);
+            for g in 0..12 {
+                let goal = match g {
+                    0 => 0,
+                    1 => cells - 1,
+                    _ => (rng.next_u64() % cells as u64) as usize,
+                };
+                p.compute(&mut dist, goal, pass);
+                let want = textbook_field(&p, goal, pass);
+                assert!(
+                    dist.iter()
+                        .zip(&want)
+                        .all(|(a, b)| a.to_bits() == b.to_bits()),
+                    "goal {goal}, radius {radius}"
+                );
+                reached += dist.iter().filter(|d| d.is_finite()).count();
+            }
+        }
+        // (Most of the grid is reached: the fields are not trivially equal.)
+        assert!(reached > 36 * cells / 2, "{reached} of {}", 36 * cells);
+        assert_eq!(p.moves.len(), 3);
     }
 
     #[test]
