@@ -1447,7 +1447,7 @@ impl CellLists {
 mod tests {
     use super::*;
     use crate::crowd::scenario::{Scenario, SplitMix};
-    use crate::crowd::{Crowd, CrowdError, Obstacle, ObstacleId};
+    use crate::crowd::{Crowd, CrowdError, Obstacle, ObstacleId, RouteMode};
     use glam::Vec3;
 
     /// An obstacle field whose 40 planned agents head for ~20 distinct goal blocks.
@@ -2071,6 +2071,63 @@ mod tests {
     }
 
     #[test]
+    fn the_planner_waits_for_an_agent_that_plans() {
+        // Agents that walk straight: the planner is never built, whatever the obstacles do.
+        // The first step with a planned agent brings it up to date (a rebuild; later, with
+        // the changes noted meanwhile, a local update); removing or switching the last
+        // planned agent stops the updates again.
+        let mut s = Scenario::obstacle_field(20, 40, 3);
+        let c = &mut s.crowd;
+        let agents: Vec<_> = c.agents().map(|(id, _)| id).collect();
+        for &a in &agents {
+            c.set_route_mode(a, RouteMode::Direct).unwrap();
+        }
+        let mut rng = SplitMix(9);
+        let mut moved = |c: &mut Crowd, rounds: usize| {
+            for _ in 0..rounds {
+                let ids: Vec<ObstacleId> = c.obstacles().map(|(id, _)| id).collect();
+                let id = ids[(rng.next_u64() % ids.len() as u64) as usize];
+                c.remove_obstacle(id).unwrap();
+                c.add_obstacle(random_obstacle(&mut rng, 15.0)).unwrap();
+                step(c, 1);
+            }
+        };
+        let fresh = |c: &Crowd| {
+            let mut p = Planner::default();
+            p.rebuild(&shapes_of(c));
+            grid_bits(&p)
+        };
+        moved(c, 10);
+        assert_eq!((c.planner().cells(), c.planner().fields_computed()), (0, 0));
+        c.set_route_mode(agents[0], RouteMode::Planned).unwrap();
+        step(c, 1);
+        assert!(c.planner().cells() > 0);
+        assert_eq!(grid_bits(c.planner()), fresh(c));
+        // Switched back: the changes are noted, not applied; a new planned agent applies them.
+        c.set_route_mode(agents[0], RouteMode::Waypoints).unwrap();
+        moved(c, 5);
+        assert_ne!(grid_bits(c.planner()), fresh(c));
+        c.remove_agent(agents[1]).unwrap(); // (the crowd is full)
+        let id = c.add_agent(Vec3::ZERO, 0.0, 1.3, 0.3).unwrap();
+        c.set_route_mode(id, RouteMode::Planned).unwrap();
+        step(c, 1);
+        assert_eq!(grid_bits(c.planner()), fresh(c));
+        assert!(c.planner().fields_computed() > 0);
+        // Removed: no planned agent is left.
+        c.remove_agent(id).unwrap();
+        moved(c, 3);
+        assert_ne!(grid_bits(c.planner()), fresh(c));
+        // Agents added planned (the defaults) count too.
+        let mut d = c.agent_defaults();
+        d.route_mode = RouteMode::Planned;
+        c.set_agent_defaults(d).unwrap();
+        c.add_agent(Vec3::new(1.0, 0.0, 1.0), 0.0, 1.3, 0.3)
+            .unwrap();
+        step(c, 1);
+        assert_eq!(grid_bits(c.planner()), fresh(c));
+    }
+
+    #[test]
     fn obstacles_whose_span_rounds_to_zero_or_overflows_leave_no_grid() {
         // Found by fuzz/crowd_ffi: a point-sized box at 1e15, where the 4 m margin rounds
         // away, gave a span of 0 and 0 cells, and listing obstacles per cell divided by zero.
@@ -2091,8 +2148,7 @@ mod tests {
             c.add_obstacle(Obstacle::Box { min, max }).unwrap();
         }
         let id = c.add_agent(Vec3::ZERO, 0.0, 1.0, 0.3).unwrap();
-        c.set_route_mode(id, crate::crowd::RouteMode::Planned)
-            .unwrap();
+        c.set_route_mode(id, RouteMode::Planned).unwrap();
         c.set_target(id, Vec3::new(5.0, 0.0, 0.0), 0.3).unwrap();
         step(&mut c, 3);
         assert_eq!((c.planner().cells(), c.planner().cell_size()), (0, 0.0));

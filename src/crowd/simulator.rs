@@ -179,9 +179,15 @@ pub struct Crowd {
     agents: Slots<Agent>,
     obstacles: Slots<(Obstacle, Shape)>,
     obstacles_dirty: bool,
-    /// The obstacles added or removed since the last rebuild, for the planner's local update
-    /// (`None`: more than [`TRACKED_CHANGES`], or a first build: the planner is rebuilt).
+    /// Whether obstacles changed since the planner was last brought up to date. It is only
+    /// while some agent plans its route: until then the changes are just noted.
+    planner_stale: bool,
+    /// The obstacles added or removed since the planner was brought up to date, for its
+    /// local update (`None`: more than [`TRACKED_CHANGES`], or a first build: the planner
+    /// is rebuilt).
     changed: Option<Vec<Shape>>,
+    /// Live agents in [`RouteMode::Planned`].
+    planned: usize,
     shapes: Vec<Option<Shape>>,
     /// Each obstacle's bounding circle, for the steer's first tests (see [`Ring`]).
     rings: Vec<Ring>,
@@ -426,7 +432,9 @@ impl Crowd {
             agents: Slots::new(capacity),
             obstacles: Slots::new(capacity.max(1024)),
             obstacles_dirty: true,
+            planner_stale: true,
             changed: None,
+            planned: 0,
             shapes: Vec::new(),
             rings: Vec::new(),
             obstacle_ids: Vec::new(),
@@ -495,12 +503,17 @@ impl Crowd {
         check_finite(&[position.x, position.y, position.z, yaw])?;
         check_body(speed, radius)?;
         let a = Agent::new(position, yaw, speed, radius, &self.defaults);
-        self.agents.insert(a).map(AgentId)
+        let planned = a.route_mode == RouteMode::Planned;
+        let id = self.agents.insert(a).map(AgentId)?;
+        self.planned += usize::from(planned);
+        Ok(id)
     }
 
     /// Removes an agent; its id becomes invalid.
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), CrowdError> {
-        self.agents.remove(id.0).map(|_| ())
+        let a = self.agents.remove(id.0)?;
+        self.planned -= usize::from(a.route_mode == RouteMode::Planned);
+        Ok(())
     }
 
     /// Live agents.
@@ -602,8 +615,10 @@ impl Crowd {
     /// How the agent finds its way.
     pub fn set_route_mode(&mut self, id: AgentId, mode: RouteMode) -> Result<(), CrowdError> {
         let a = self.agents.get_mut(id.0)?;
+        let was = a.route_mode == RouteMode::Planned;
         a.route_mode = mode;
         a.next_waypoint = 0;
+        self.planned = self.planned - usize::from(was) + usize::from(mode == RouteMode::Planned);
         Ok(())
     }
 
@@ -632,10 +647,11 @@ impl Crowd {
         Ok(())
     }
 
-    /// Adds a static obstacle. The next step rebuilds the steer's obstacle index and updates
-    /// the route planner where the obstacle reaches (see [`planner`](super::planner): a local
-    /// update when the obstacles' bounding box stays as it was). To move an obstacle, remove
-    /// it and add it where it now is.
+    /// Adds a static obstacle. The next step rebuilds the steer's obstacle index and, if some
+    /// agent plans its route, updates the route planner where the obstacle reaches (see
+    /// [`planner`](super::planner): a local update when the obstacles' bounding box stays as
+    /// it was; without planned agents the planner waits until one appears). To move an
+    /// obstacle, remove it and add it where it now is.
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId, CrowdError> {
         let shape = obstacle.shape().ok_or_else(|| {
             let finite = match obstacle {
@@ -673,13 +689,15 @@ impl Crowd {
         Ok(())
     }
 
-    /// Notes an obstacle added or removed: the next step rebuilds the obstacle index and
-    /// updates the planner where `shape` reaches.
+    /// Notes an obstacle added or removed: the next step rebuilds the obstacle index, and the
+    /// first step with an agent that plans its route updates the planner where `shape`
+    /// reaches.
     fn obstacle_changed(&mut self, shape: Shape) {
-        if !self.obstacles_dirty {
+        if !self.planner_stale {
             self.changed = Some(Vec::new());
         }
         self.obstacles_dirty = true;
+        self.planner_stale = true;
         if let Some(list) = &mut self.changed {
             if list.len() < TRACKED_CHANGES {
                 list.push(shape);
@@ -706,7 +724,9 @@ impl Crowd {
             })
     }
 
-    /// The route planner (its cache statistics, the grid it plans on).
+    /// The route planner (its cache statistics, the grid it plans on). A step brings it up to
+    /// date with the obstacles only while some agent plans its route ([`RouteMode::Planned`]):
+    /// a crowd whose agents walk straight or along waypoints never pays for it.
     pub fn planner(&self) -> &Planner {
         &self.planner
     }
@@ -755,6 +775,12 @@ impl Crowd {
             boxes.push(shape.map(|sh| (sh.center - sh.extent(), sh.center + sh.extent())));
         }
         self.obstacle_grid.build(&boxes);
+        self.obstacles_dirty = false;
+    }
+
+    /// Brings the planner up to date with the obstacles (a local update, or a rebuild), and
+    /// has every agent plan again.
+    fn update_planner(&mut self) {
         match self.changed.take() {
             Some(changed) => {
                 self.planner.update(&self.shapes, &changed);
@@ -764,7 +790,7 @@ impl Crowd {
         for a in self.agents.items.iter_mut().flatten() {
             a.plan.2 = 0;
         }
-        self.obstacles_dirty = false;
+        self.planner_stale = false;
     }
 
     /// Advances every agent by `dt` seconds on up to `threads` threads (0 or 1: this thread).
@@ -784,6 +810,9 @@ impl Crowd {
         }
         if self.obstacles_dirty {
             self.rebuild_obstacles();
+        }
+        if self.planner_stale && self.planned > 0 {
+            self.update_planner();
         }
         let sub = dt / n;
         for _ in 0..n as u32 {
