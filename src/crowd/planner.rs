@@ -17,13 +17,15 @@
 //! than the radius to guarantee anything: on the finest grid that closed doors narrower than
 //! 2r + 2 cells, e.g. SteerSuite `doorway-one-way`, a 1.2 m door for agents of radius 0.5.)
 //!
-//! Obstacles that change (added, removed, moved as a remove and an add) are cheap when they
-//! leave the obstacles' bounding box as it was: only the cells within reach of them are
-//! computed again (`Planner::update`; the same bits as a rebuild), and each cached field
+//! Obstacles that change (added, removed, moved as a remove and an add) are cheap while they
+//! stay on the planning grid: only the cells within reach of them are computed again (`Planner::update`; the same bits as a rebuild), and each cached field
 //! that the change touched is repaired where its passability flipped, when next asked for
 //! (`Planner::repair`; the same bits as computing it again). A door that opens or a crate
 //! that slides costs a fraction of a millisecond, not a rebuild of the grid and of every
-//! route.
+//! route. The grid is laid over the obstacles' bounding box; when a change takes an obstacle
+//! past it, the new grid leaves an eighth of the span spare on each side (and is kept while
+//! it covers at most twice the area the obstacles alone would get), so an obstacle that
+//! keeps moving outward re-lays the grid only now and then.
 
 use std::cmp::Reverse;
 
@@ -36,6 +38,18 @@ use super::obstacle::{point_segment_distance, Shape};
 pub const MAX_PLANNER_CELLS: f32 = 65_536.0;
 /// Finest planning cell, metres.
 pub const MIN_PLANNER_CELL: f32 = 0.25;
+/// The grid's placement: origin, cell edge, columns, rows.
+type Layout = (Vec2, f32, usize, usize);
+
+/// Room a re-laid grid leaves round the obstacles' bounds, on each side, as a share of their
+/// span (see `Planner::layout_for_update`).
+const LAYOUT_SLACK: f32 = 0.125;
+
+/// How many times the area of the grid the obstacles alone would get a grid may cover and
+/// still be kept by a local update (so its cells are at most √2 × coarser, or at most
+/// twice as many).
+const KEEP_AREA: f32 = 2.0;
+
 /// Free border around the obstacles' bounding box, metres.
 pub const PLANNER_MARGIN: f32 = 4.0;
 /// Clearance is measured up to this distance, metres (larger agents plan as this radius).
@@ -180,15 +194,16 @@ impl Default for Planner {
 impl Planner {
     /// Rebuilds the clearance grid for these obstacles and drops every cached field.
     pub(crate) fn rebuild(&mut self, shapes: &[Option<Shape>]) {
-        self.rebuild_in_runs(shapes, LIST_ITEMS);
+        self.rebuild_in_runs(shapes, LIST_ITEMS, Self::layout(shapes));
     }
 
     /// Brings the clearance grid up to date after the obstacles in `changed` (each one added
     /// or removed since the grid was built, as it was) changed. The grid gets the same bits
-    /// as from [`Self::rebuild`]: when the obstacles' bounding box (so the grid) is
-    /// unchanged, only the cells that listed a changed obstacle, or would list it now (the
-    /// only ones whose point or segments it can move), are computed again; otherwise, or when
-    /// that is a quarter of the grid or more, everything is rebuilt. A local update keeps
+    /// as a rebuild on the same grid: while the grid still covers the obstacles (see
+    /// `layout_for_update`), only the cells that listed a changed obstacle, or would list it
+    /// now (the only ones whose point or segments it can move), are computed again;
+    /// otherwise, or when that is a quarter of the grid or more, everything is rebuilt (on a
+    /// grid laid with room to spare when the obstacles outgrew the old one). A local update keeps
     /// the cached fields: those for which no cell and no move changed between open and closed
     /// are exact (a field is a function of those alone); the others are marked stale, used
     /// as they are (agents keep a route that is mostly right rather than walk straight while
@@ -207,12 +222,9 @@ impl Planner {
         changed: &[Shape],
         list_items: usize,
     ) -> bool {
-        let same_grid = self.nx > 0
-            && Self::layout(shapes).is_some_and(|(origin, cell, nx, nz)| {
-                origin == self.origin && cell == self.cell && nx == self.nx && nz == self.nz
-            });
-        if !same_grid {
-            self.rebuild_in_runs(shapes, list_items);
+        let layout = self.layout_for_update(shapes);
+        if layout.is_none() || layout != self.current_layout() {
+            self.rebuild_in_runs(shapes, list_items, layout);
             return false;
         }
         let far = self.far();
@@ -230,7 +242,7 @@ impl Planner {
         }
         let cells: usize = areas.iter().map(|a| a.cells(self.nx)).sum();
         if cells * 4 >= self.nx * self.nz {
-            self.rebuild_in_runs(shapes, list_items);
+            self.rebuild_in_runs(shapes, list_items, layout);
             return false;
         }
         // What the cells about to change held, to tell which fields stay true.
@@ -243,7 +255,7 @@ impl Planner {
         for a in &areas {
             // (Obstacles overlapping by the thousand: the rebuild lists them in runs.)
             if !lists.build(self, shapes, far, Err(list_items), *a) {
-                self.rebuild_in_runs(shapes, list_items);
+                self.rebuild_in_runs(shapes, list_items, layout);
                 return false;
             }
             for c in a.iter(self.nx) {
@@ -308,7 +320,7 @@ impl Planner {
         #[cfg(debug_assertions)]
         {
             let mut fresh = Planner::default();
-            fresh.rebuild(shapes);
+            fresh.rebuild_in_runs(shapes, LIST_ITEMS, layout);
             debug_assert!(
                 self.same_grid_as(&fresh),
                 "a local update differs from a rebuild"
@@ -361,20 +373,50 @@ impl Planner {
             && edges(&self.edge) == edges(&other.edge)
     }
 
-    /// The grid over these obstacles (origin, cell, columns, rows), or `None` without one:
-    /// no obstacle, or a span that rounds to no cell.
-    fn layout(shapes: &[Option<Shape>]) -> Option<(Vec2, f32, usize, usize)> {
+    /// The obstacles' bounding box grown by `PLANNER_MARGIN` (`None` without obstacles).
+    fn bounds(shapes: &[Option<Shape>]) -> Option<(Vec2, Vec2)> {
         let mut lo = Vec2::splat(f32::INFINITY);
         let mut hi = Vec2::splat(f32::NEG_INFINITY);
         for s in shapes.iter().flatten() {
             lo = lo.min(s.center - s.extent());
             hi = hi.max(s.center + s.extent());
         }
-        if lo.x > hi.x {
-            return None;
+        (lo.x <= hi.x).then(|| (lo - PLANNER_MARGIN, hi + PLANNER_MARGIN))
+    }
+
+    /// The grid over these obstacles, or `None` without one: no obstacle, or a span that
+    /// rounds to no cell.
+    fn layout(shapes: &[Option<Shape>]) -> Option<Layout> {
+        Self::bounds(shapes).and_then(|(lo, hi)| Self::layout_over(lo, hi))
+    }
+
+    /// The grid in use (`None` without one).
+    fn current_layout(&self) -> Option<Layout> {
+        (self.nx > 0).then_some((self.origin, self.cell, self.nx, self.nz))
+    }
+
+    /// The grid a local update lays for these obstacles. The grid in use while it still
+    /// covers them (and their margin) and at most `KEEP_AREA` × the area of the grid they
+    /// alone would get; otherwise one over their bounds grown by `LAYOUT_SLACK` of the span
+    /// on each side, so an obstacle that moves out past the grid, and on, re-lays it only now
+    /// and then, not at every step (each re-lay drops every cached field).
+    fn layout_for_update(&self, shapes: &[Option<Shape>]) -> Option<Layout> {
+        let (lo, hi) = Self::bounds(shapes)?;
+        let tight = Self::layout_over(lo, hi)?;
+        let area = |(_, cell, nx, nz): Layout| (nx * nz) as f32 * cell * cell;
+        if let Some(now @ (origin, cell, nx, nz)) = self.current_layout() {
+            let end = origin + Vec2::new(nx as f32, nz as f32) * cell;
+            let covers = lo.cmpge(origin).all() && hi.cmple(end).all();
+            if covers && area(now) <= KEEP_AREA * area(tight) {
+                return Some(now);
+            }
         }
-        lo -= Vec2::splat(PLANNER_MARGIN);
-        hi += Vec2::splat(PLANNER_MARGIN);
+        let slack = (hi - lo) * LAYOUT_SLACK;
+        Self::layout_over(lo - slack, hi + slack).or(Some(tight))
+    }
+
+    /// The grid over the rectangle `lo`..`hi` (`None` for a span that rounds to no cell).
+    fn layout_over(lo: Vec2, hi: Vec2) -> Option<Layout> {
         let span = hi - lo;
         // The per-axis bound keeps nx·nz ≤ 3·MAX_PLANNER_CELLS for thin spans too.
         let cell = (span.x * span.y / MAX_PLANNER_CELLS)
@@ -400,8 +442,14 @@ impl Planner {
         CLEARANCE_CAP + 2.0 * self.cell
     }
 
-    /// [`Self::rebuild`], listing obstacles per cell in runs of at most `list_items` entries.
-    fn rebuild_in_runs(&mut self, shapes: &[Option<Shape>], list_items: usize) {
+    /// [`Self::rebuild`] on the grid `layout` (which covers the obstacles), listing obstacles
+    /// per cell in runs of at most `list_items` entries.
+    fn rebuild_in_runs(
+        &mut self,
+        shapes: &[Option<Shape>],
+        list_items: usize,
+        layout: Option<Layout>,
+    ) {
         self.fields.clear();
         self.moves.clear();
         self.clearance.clear();
@@ -410,7 +458,7 @@ impl Planner {
         self.edge.clear();
         self.nx = 0;
         self.nz = 0;
-        let Some((origin, cell, nx, nz)) = Self::layout(shapes) else {
+        let Some((origin, cell, nx, nz)) = layout else {
             return;
         };
         (self.origin, self.cell, self.nx, self.nz) = (origin, cell, nx, nz);
@@ -1697,12 +1745,27 @@ mod tests {
         let shapes = shapes_of(&s.crowd);
         let (mut one, mut many) = (Planner::default(), Planner::default());
         one.rebuild(&shapes);
-        many.rebuild_in_runs(&shapes, 64);
+        many.rebuild_in_runs(&shapes, 64, Planner::layout(&shapes));
         assert!(one.cells() > 1000);
         assert_eq!(grid_bits(&one), grid_bits(&many));
     }
 
     /// Every stored clearance, point and segment, as bits.
+    /// Whether `p`'s grid covers the obstacles and their margin.
+    fn covers(p: &Planner, shapes: &[Option<Shape>]) -> bool {
+        let (lo, hi) = Planner::bounds(shapes).unwrap();
+        let (origin, cell, nx, nz) = p.current_layout().unwrap();
+        let end = origin + Vec2::new(nx as f32, nz as f32) * cell;
+        lo.cmpge(origin).all() && hi.cmple(end).all()
+    }
+
+    /// A planner rebuilt over `shapes` on `p`'s grid.
+    fn rebuilt_like(p: &Planner, shapes: &[Option<Shape>]) -> Planner {
+        let mut fresh = Planner::default();
+        fresh.rebuild_in_runs(shapes, LIST_ITEMS, p.current_layout());
+        fresh
+    }
+
     fn grid_bits(p: &Planner) -> Vec<u32> {
         let mut v = vec![p.nx as u32, p.nz as u32, p.cell.to_bits()];
         v.extend([p.origin.x.to_bits(), p.origin.y.to_bits()]);
@@ -1810,10 +1873,10 @@ mod tests {
     #[test]
     fn a_local_update_gives_the_grid_a_rebuild_gives() {
         // Obstacles taken away, added (in the slots freed first, as the crowd does) and
-        // moved, a few at a time: after each round the updated grid equals a grid rebuilt
-        // from scratch, bit for bit. Most rounds update locally; those that move the
-        // bounding box (an obstacle on the border taken away, a wall reaching out) or touch a
-        // quarter of the grid rebuild.
+        // moved, a few at a time: after each round the updated grid covers the obstacles and
+        // equals a grid rebuilt from scratch on it, bit for bit. Most rounds update locally;
+        // those that take an obstacle past the grid (a wall reaching out) or touch a quarter
+        // of the grid rebuild.
         let mut rng = SplitMix(17);
         let mut shapes = shapes_of(&Scenario::obstacle_field(0, 60, 5).crowd);
         let mut p = Planner::default();
@@ -1838,9 +1901,9 @@ mod tests {
             }
             rounds += 1;
             local += usize::from(p.update(&shapes, &changed));
-            let mut fresh = Planner::default();
-            fresh.rebuild(&shapes);
             assert!(p.cells() > 10_000);
+            assert!(covers(&p, &shapes), "round {round}");
+            let fresh = rebuilt_like(&p, &shapes);
             assert_eq!(grid_bits(&p), grid_bits(&fresh), "round {round}");
         }
         assert!(local * 2 > rounds, "{local} of {rounds} rounds local");
@@ -1853,10 +1916,14 @@ mod tests {
         (gx - gx % bc) + (gz - gz % bc) * p.nx
     }
 
-    /// The fields for these goals and radii, computed as a fresh planner over `shapes` would.
-    fn fresh_fields(shapes: &[Option<Shape>], wanted: &[(usize, f32)]) -> Vec<Vec<u32>> {
-        let mut p = Planner::default();
-        p.rebuild(shapes);
+    /// The fields for these goals and radii, computed as a fresh planner over `shapes` on
+    /// `like`'s grid would.
+    fn fresh_fields(
+        like: &Planner,
+        shapes: &[Option<Shape>],
+        wanted: &[(usize, f32)],
+    ) -> Vec<Vec<u32>> {
+        let mut p = rebuilt_like(like, shapes);
         p.budget = u32::MAX;
         let mut out = Vec::new();
         for &(goal, r) in wanted {
@@ -1906,7 +1973,7 @@ mod tests {
         assert!(p.update(&shapes, &[old, shapes[i].unwrap()]));
         assert_eq!((p.fields_cached(), p.fields_stale()), (9, 0));
         let now: Vec<Vec<u32>> = ask(&mut p, 0).into_iter().map(Option::unwrap).collect();
-        assert_eq!(now, fresh_fields(&shapes, &wanted));
+        assert_eq!(now, fresh_fields(&p, &shapes, &wanted));
         assert_eq!(p.fields_computed(), 9);
 
         // A wall across open ground: the fields go stale, are used as they are while the
@@ -1931,7 +1998,7 @@ mod tests {
             (p.fields_stale(), p.fields_repaired(), p.fields_computed()),
             (0, 9, 9)
         );
-        let fresh = fresh_fields(&shapes, &wanted);
+        let fresh = fresh_fields(&p, &shapes, &wanted);
         assert_eq!(now_all, fresh);
         assert_eq!(now[..4], fresh[..4]);
         assert_ne!(waiting[0].as_ref(), Some(&fresh[0]));
@@ -2009,7 +2076,7 @@ mod tests {
                     p.fields[i].dist.iter().map(|d| d.to_bits()).collect()
                 })
                 .collect();
-            assert_eq!(now, fresh_fields(&shapes, &wanted), "round {round}");
+            assert_eq!(now, fresh_fields(&p, &shapes, &wanted), "round {round}");
         }
         assert_eq!(p.fields_computed(), 12);
         assert!(
@@ -2064,10 +2131,56 @@ mod tests {
                 .unwrap();
             }
             step(c, 1);
-            let mut fresh = Planner::default();
-            fresh.rebuild(&shapes_of(c));
+            let shapes = shapes_of(c);
+            assert!(covers(c.planner(), &shapes), "round {round}");
+            let fresh = rebuilt_like(c.planner(), &shapes);
             assert_eq!(grid_bits(c.planner()), grid_bits(&fresh), "round {round}");
         }
+    }
+
+    #[test]
+    fn an_obstacle_moving_out_past_the_grid_re_lays_it_only_now_and_then() {
+        // A disc leaves the obstacle field 0.1 m per round (a vehicle driving off): most
+        // rounds are local updates on a grid laid with room to spare; the grid always covers
+        // the obstacles, equals a rebuild on it, and never covers more than twice the area
+        // of the grid the obstacles alone would get. Taking the disc away (the field alone
+        // again: a grid far larger than it needs) re-lays the grid.
+        let mut shapes = shapes_of(&Scenario::obstacle_field(0, 60, 5).crowd);
+        let area = |(_, cell, nx, nz): Layout| (nx * nz) as f32 * cell * cell;
+        let spare = |p: &Planner, shapes: &[Option<Shape>]| {
+            area(p.current_layout().unwrap()) / area(Planner::layout(shapes).unwrap())
+        };
+        let disc = |x: f32| {
+            let center = Vec3::new(x, 0.0, 3.0);
+            Obstacle::Circle {
+                center,
+                radius: 1.0,
+            }
+            .shape()
+            .unwrap()
+        };
+        shapes.push(Some(disc(0.0)));
+        let mut p = Planner::default();
+        p.rebuild(&shapes);
+        let (mut relays, rounds) = (0, 400);
+        for round in 1..=rounds {
+            let old = shapes
+                .last_mut()
+                .unwrap()
+                .replace(disc(0.1 * round as f32))
+                .unwrap();
+            let now = shapes.last().unwrap().unwrap();
+            relays += usize::from(!p.update(&shapes, &[old, now]));
+            assert!(covers(&p, &shapes), "round {round}");
+            assert!(spare(&p, &shapes) <= KEEP_AREA, "round {round}");
+            if round % 50 == 0 {
+                assert_eq!(grid_bits(&p), grid_bits(&rebuilt_like(&p, &shapes)));
+            }
+        }
+        assert!((1..=rounds / 20).contains(&relays), "{relays} re-lays");
+        let old = shapes.pop().unwrap().unwrap();
+        assert!(!p.update(&shapes, &[old]));
+        assert!(spare(&p, &shapes) <= KEEP_AREA);
     }
 
     #[test]
@@ -2092,11 +2205,7 @@ mod tests {
                 step(c, 1);
             }
         };
-        let fresh = |c: &Crowd| {
-            let mut p = Planner::default();
-            p.rebuild(&shapes_of(c));
-            grid_bits(&p)
-        };
+        let fresh = |c: &Crowd| grid_bits(&rebuilt_like(c.planner(), &shapes_of(c)));
         moved(c, 10);
         assert_eq!((c.planner().cells(), c.planner().fields_computed()), (0, 0));
         c.set_route_mode(agents[0], RouteMode::Planned).unwrap();
