@@ -5,13 +5,17 @@
 //! the route planner's grid updated) on the 1 k and 10 k scenes, each iteration on a fresh
 //! copy of one warm crowd: against the plain step on the same copies, the rebuild's cost; and
 //! a step after a disc moved among 40 planned agents (their cached routes repaired).
+//! `crowd_planned` times planned routes where they cost most: the 1 k scene with every agent
+//! planning its way to a goal of its own (four new distance fields per step), and a disc
+//! driving off past the obstacles, moved 0.1 m further out before each step (the planning grid
+//! outgrown), among the 1 k scene's agents walking straight and among 40 planned agents.
 
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BatchSize, BenchmarkId, Criterion};
 use glam::Vec3;
 use wayfarer::crowd::scenario::Scenario;
-use wayfarer::crowd::{Crowd, Obstacle};
+use wayfarer::crowd::{Crowd, Obstacle, RouteMode};
 
 /// The benchmark scene after three warm-up steps (obstacle index, first grid builds).
 fn field(n: usize) -> Crowd {
@@ -107,6 +111,49 @@ fn bench(c: &mut Criterion) {
             },
             BatchSize::LargeInput,
         )
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("crowd_planned");
+    g.sample_size(10)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_secs(1));
+    let mut s = Scenario::benchmark(1_000);
+    for &a in &s.agents {
+        s.crowd.set_route_mode(a, RouteMode::Planned).unwrap();
+    }
+    let mut crowd = s.crowd;
+    g.bench_function("1 k planned, goals of their own", |b| {
+        b.iter(|| crowd.step(0.1, 1).unwrap())
+    });
+    // A disc driving off along +x from just outside the obstacles, 0.1 m per step.
+    let driving_off = |crowd: &mut Crowd, from: f32| {
+        let disc = |x: f32| Obstacle::Circle {
+            center: Vec3::new(x, 0.0, 0.0),
+            radius: 1.0,
+        };
+        let mut x = from;
+        let mut id = crowd.add_obstacle(disc(x)).unwrap();
+        move |c: &mut Crowd| {
+            x += 0.1;
+            c.remove_obstacle(id).unwrap();
+            id = c.add_obstacle(disc(x)).unwrap();
+            c.step(0.1, 1).unwrap();
+        }
+    };
+    let mut crowd = field(1_000);
+    let half = (1_000.0f32 * 16.0).sqrt() / 2.0;
+    let mut drive = driving_off(&mut crowd, half + 2.0);
+    g.bench_function("disc driving off, 1 k walking straight", |b| {
+        b.iter(|| drive(&mut crowd))
+    });
+    let mut crowd = Scenario::obstacle_field(40, 60, 5).crowd;
+    let mut drive = driving_off(&mut crowd, 20.0);
+    for _ in 0..20 {
+        drive(&mut crowd);
+    }
+    g.bench_function("disc driving off, 40 planned", |b| {
+        b.iter(|| drive(&mut crowd))
     });
     g.finish();
 }

@@ -1,8 +1,9 @@
 //! Obstacle changes among planned agents, through the crate's Rust API: a world of fuzzed
-//! obstacles (circles, boxes, oriented boxes, walls) inside four fixed posts, so that most
-//! changes leave the obstacles' bounding box as it was and the route planner updates locally;
-//! planned agents of fuzzed sizes and goals; then fuzzed moves, adds, removals, route-cache
-//! caps and steps. The fuzz build has debug assertions on, under which the planner checks
+//! obstacles (circles, boxes, oriented boxes, walls) inside four posts, so that most changes
+//! stay on the planning grid and the route planner updates locally; planned agents of fuzzed
+//! sizes and goals; then fuzzed moves, adds, removals, route-cache caps, posts moved in or out
+//! (the grid outgrown, kept or re-laid), agents switched between planned and straight routes
+//! (the planner left stale, then brought up to date) and steps. The fuzz build has debug assertions on, under which the planner checks
 //! every local update against a rebuild and every repaired distance field against one
 //! computed afresh (bit for bit), so a wrong update or repair is a panic here. After every
 //! step each agent is finite or flagged invalid.
@@ -53,12 +54,13 @@ fn obstacle(u: &mut Unstructured) -> Result<Obstacle> {
 
 fn run(u: &mut Unstructured) -> Result<()> {
     let mut c = Crowd::new(32).expect("a crowd of 32");
+    let post = |x: f32, z: f32| Obstacle::Circle {
+        center: Vec3::new(x, 0.0, z),
+        radius: 0.5,
+    };
+    let mut posts = Vec::new();
     for (x, z) in [(-20.0, -20.0), (20.0, -20.0), (-20.0, 20.0), (20.0, 20.0)] {
-        let post = Obstacle::Circle {
-            center: Vec3::new(x, 0.0, z),
-            radius: 0.5,
-        };
-        c.add_obstacle(post).expect("a post");
+        posts.push(c.add_obstacle(post(x, z)).expect("a post"));
     }
     let mut ids: Vec<ObstacleId> = Vec::new();
     for _ in 0..u.int_in_range(1..=10)? {
@@ -77,7 +79,7 @@ fn run(u: &mut Unstructured) -> Result<()> {
     }
     c.step(0.1, 1).expect("a valid step");
     for _ in 0..u.int_in_range(1..=24)? {
-        match u.arbitrary::<u8>()? % 8 {
+        match u.arbitrary::<u8>()? % 10 {
             0..=2 if !ids.is_empty() => {
                 // Moved: removed and added where it now is.
                 let k = u.choose_index(ids.len())?;
@@ -92,6 +94,21 @@ fn run(u: &mut Unstructured) -> Result<()> {
             5 => {
                 let cap = u.int_in_range(1..=8)?;
                 c.set_route_cache(cap).expect("a cap in range");
+            }
+            6 => {
+                let k = u.choose_index(posts.len())?;
+                c.remove_obstacle(posts[k]).expect("a live post");
+                let moved = post(coord(u, 40.0)?, coord(u, 40.0)?);
+                posts[k] = c.add_obstacle(moved).expect("a valid post");
+            }
+            7 => {
+                let k = u.choose_index(agents.len())?;
+                let mode = if u.arbitrary()? {
+                    RouteMode::Planned
+                } else {
+                    RouteMode::Direct
+                };
+                c.set_route_mode(agents[k], mode).expect("a live agent");
             }
             _ => {
                 c.step(0.1, 1).expect("a valid step");
