@@ -295,28 +295,20 @@ impl Planner {
         }
         // The open moves of every cell in an area or next to one (a move's clearance is
         // stored in one of its ends, and it needs both ends' points).
-        if !self.moves.is_empty() {
-            let mut near: Vec<usize> = Vec::new();
-            for a in &areas {
-                for c in a.iter(self.nx) {
-                    near.push(c);
-                    near.extend(
-                        NEIGHBOURS
-                            .iter()
-                            .filter_map(|&(dx, dz, _)| self.neighbour(c, dx, dz)),
-                    );
+        let mut moves = std::mem::take(&mut self.moves);
+        for a in &areas {
+            // The area grown by a cell.
+            let (x0, x1) = (a.x0.saturating_sub(1), (a.x1 + 1).min(self.nx - 1));
+            let (z0, z1) = ((a.c0 / self.nx).saturating_sub(1), (a.c1 - 1) / self.nx + 1);
+            for z in z0..=z1.min(self.nz - 1) {
+                for c in z * self.nx + x0..=z * self.nx + x1 {
+                    for m in &mut moves {
+                        m.open[c] = self.open_moves(c, m.pass);
+                    }
                 }
             }
-            near.sort_unstable();
-            near.dedup();
-            let mut moves = std::mem::take(&mut self.moves);
-            for m in &mut moves {
-                for &c in &near {
-                    m.open[c] = self.open_moves(c, m.pass);
-                }
-            }
-            self.moves = moves;
         }
+        self.moves = moves;
         // Per clearance the fields were computed for, the cells whose point or a stored move
         // changed between open and closed for it: every move that changed has an end among
         // them, all a repair needs to clear.
