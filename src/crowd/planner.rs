@@ -711,7 +711,8 @@ impl Planner {
     /// Bytes held by the cached distance fields: 4 per planning cell per field (about
     /// 256 KiB per field on a large world), and for a stale field 4 per cell of its repair
     /// list (under an eighth of that), so at most `max_fields() × cells() × 4.5`. The
-    /// clearance grid (one more `f32` per cell) and the bookkeeping are not counted.
+    /// clearance grid (one more `f32` per cell), the open-move bits (a byte per cell for each
+    /// of at most 8 radius classes in use) and the bookkeeping are not counted.
     pub fn field_bytes(&self) -> usize {
         self.fields
             .iter()
