@@ -1,12 +1,12 @@
-//! Obstacle changes among planned agents, through the crate's Rust API: a world of fuzzed
-//! obstacles (circles, boxes, oriented boxes, walls) inside four posts, so that most changes
-//! stay on the planning grid and the route planner updates locally; planned agents of fuzzed
-//! sizes and goals; then fuzzed moves, adds, removals, route-cache caps, posts moved in or out
-//! (the grid outgrown, kept or re-laid), agents switched between planned and straight routes
-//! (the planner left stale, then brought up to date) and steps. The fuzz build has debug assertions on, under which the planner checks
-//! every local update against a rebuild and every repaired distance field against one
-//! computed afresh (bit for bit), so a wrong update or repair is a panic here. After every
-//! step each agent is finite or flagged invalid.
+//! Obstacle changes among planned agents, through the crate's Rust API: a world of fuzzed obstacles
+//! (circles, boxes, oriented boxes, walls) inside four posts, so that most changes stay on the
+//! planning grid and the route planner updates locally; planned agents of fuzzed sizes and goals;
+//! then fuzzed moves, adds, removals, route-cache caps, posts moved in or out (the grid outgrown,
+//! kept or re-laid), agents switched between planned and straight routes (the planner left stale,
+//! then brought up to date) and steps. The fuzz build has debug assertions on, under which the
+//! planner checks every local update against a rebuild and every repaired distance field against
+//! one computed afresh (bit for bit), so a wrong update or repair is a panic here. After every step
+//! each agent is finite or flagged invalid.
 #![no_main]
 
 use arbitrary::{Result, Unstructured};

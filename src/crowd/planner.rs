@@ -17,15 +17,15 @@
 //! than the radius to guarantee anything: on the finest grid that closed doors narrower than
 //! 2r + 2 cells, e.g. SteerSuite `doorway-one-way`, a 1.2 m door for agents of radius 0.5.)
 //!
-//! Obstacles that change (added, removed, moved as a remove and an add) are cheap while they
-//! stay on the planning grid: only the cells within reach of them are computed again (`Planner::update`; the same bits as a rebuild), and each cached field
-//! that the change touched is repaired where its passability flipped, when next asked for
-//! (`Planner::repair`; the same bits as computing it again). A door that opens or a crate
-//! that slides costs a fraction of a millisecond, not a rebuild of the grid and of every
-//! route. The grid is laid over the obstacles' bounding box; when a change takes an obstacle
-//! past it, the new grid leaves an eighth of the span spare on each side (and is kept while
-//! it covers at most twice the area the obstacles alone would get), so an obstacle that
-//! keeps moving outward re-lays the grid only now and then.
+//! Obstacles that change (added, removed, moved as a remove and an add) are cheap while they stay
+//! on the planning grid: only the cells within reach of them are computed again (`Planner::update`;
+//! the same bits as a rebuild), and each cached field that the change touched is repaired where its
+//! passability flipped, when next asked for (`Planner::repair`; the same bits as computing it
+//! again). A door that opens or a crate that slides costs a fraction of a millisecond, not a
+//! rebuild of the grid and of every route. The grid is laid over the obstacles' bounding box; when
+//! a change takes an obstacle past it, the new grid leaves an eighth of the span spare on each side
+//! (and is kept while it covers at most twice the area the obstacles alone would get), so an
+//! obstacle that keeps moving outward re-lays the grid only now and then.
 
 use std::cmp::Reverse;
 
@@ -214,19 +214,18 @@ impl Planner {
         self.rebuild_in_runs(shapes, LIST_ITEMS, Self::layout(shapes));
     }
 
-    /// Brings the clearance grid up to date after the obstacles in `changed` (each one added
-    /// or removed since the grid was built, as it was) changed. The grid gets the same bits
-    /// as a rebuild on the same grid: while the grid still covers the obstacles (see
-    /// `layout_for_update`), only the cells that listed a changed obstacle, or would list it
-    /// now (the only ones whose point or segments it can move), are computed again;
-    /// otherwise, or when that is a quarter of the grid or more, everything is rebuilt (on a
-    /// grid laid with room to spare when the obstacles outgrew the old one). A local update keeps
-    /// the cached fields: those for which no cell and no move changed between open and closed
-    /// are exact (a field is a function of those alone); the others are marked stale, used
-    /// as they are (agents keep a route that is mostly right rather than walk straight while
-    /// they wait) until repaired within a step's budget ([`Self::repair`]: the same bits as
-    /// computing them again, at a fraction of the cost). A rebuild drops them all. Returns
-    /// whether the update was local.
+    /// Brings the clearance grid up to date after the obstacles in `changed` (each one added or
+    /// removed since the grid was built, as it was) changed. The grid gets the same bits as a
+    /// rebuild on the same grid: while the grid still covers the obstacles (see
+    /// `layout_for_update`), only the cells that listed a changed obstacle, or would list it now
+    /// (the only ones whose point or segments it can move), are computed again; otherwise, or when
+    /// that is a quarter of the grid or more, everything is rebuilt (on a grid laid with room to
+    /// spare when the obstacles outgrew the old one). A local update keeps the cached fields: those
+    /// for which no cell and no move changed between open and closed are exact (a field is a
+    /// function of those alone); the others are marked stale, used as they are (agents keep a route
+    /// that is mostly right rather than walk straight while they wait) until repaired within a
+    /// step's budget ([`Self::repair`]: the same bits as computing them again, at a fraction of the
+    /// cost). A rebuild drops them all. Returns whether the update was local.
     pub(crate) fn update(&mut self, shapes: &[Option<Shape>], changed: &[Shape]) -> bool {
         self.update_listing(shapes, changed, LIST_ITEMS)
     }

@@ -40,8 +40,8 @@ pub const GAUSS_SEIDEL_SWEEPS: usize = 24;
 /// The guard after the projection: two agents that overlapped by at most this fraction of the
 /// smaller radius before a step end it overlapping by at most as much.
 pub const OVERLAP_GUARD: f32 = 0.02;
-/// Obstacle changes between two steps that the planner updates locally; past this many it is
-/// rebuilt (as it is when a change moves the obstacles' bounding box).
+/// Obstacle changes between two updates of the planner that it makes locally; past this many
+/// it is rebuilt (as it is when the obstacles outgrow its grid).
 const TRACKED_CHANGES: usize = 64;
 /// Fewest agents per thread worth a thread of their own.
 #[cfg(not(fuzzing))]
@@ -612,12 +612,13 @@ impl Crowd {
         Ok(())
     }
 
-    /// How the agent finds its way.
+    /// How the agent finds its way (it starts its waypoints again, and plans afresh).
     pub fn set_route_mode(&mut self, id: AgentId, mode: RouteMode) -> Result<(), CrowdError> {
         let a = self.agents.get_mut(id.0)?;
         let was = a.route_mode == RouteMode::Planned;
         a.route_mode = mode;
         a.next_waypoint = 0;
+        a.plan.2 = 0;
         self.planned = self.planned - usize::from(was) + usize::from(mode == RouteMode::Planned);
         Ok(())
     }
@@ -649,9 +650,9 @@ impl Crowd {
 
     /// Adds a static obstacle. The next step rebuilds the steer's obstacle index and, if some
     /// agent plans its route, updates the route planner where the obstacle reaches (see
-    /// [`planner`](super::planner): a local update when the obstacles' bounding box stays as
-    /// it was; without planned agents the planner waits until one appears). To move an
-    /// obstacle, remove it and add it where it now is.
+    /// [`planner`](super::planner): a local update while the obstacles stay on its grid;
+    /// without planned agents the planner waits until one appears). To move an obstacle,
+    /// remove it and add it where it now is.
     pub fn add_obstacle(&mut self, obstacle: Obstacle) -> Result<ObstacleId, CrowdError> {
         let shape = obstacle.shape().ok_or_else(|| {
             let finite = match obstacle {
@@ -882,7 +883,8 @@ impl Crowd {
         self.write_back(dt, threads);
     }
 
-    /// Gathers the live agents in slot order (routes, positions); returns the largest radius and look-ahead, or `None` when no agent is live.
+    /// Gathers the live agents in slot order (routes, positions); returns the largest radius and
+    /// look-ahead, or `None` when no agent is live.
     #[inline(never)]
     fn gather(&mut self) -> Option<(f32, f32)> {
         self.planner.begin_step();
