@@ -143,6 +143,13 @@ struct Moves {
 /// planning cell each.
 const MAX_MOVE_SETS: usize = 8;
 
+/// The index of the least recently used of `items` (not empty), by their `used` tick.
+fn least_used<T>(items: &[T], used: impl Fn(&T) -> u64) -> usize {
+    (0..items.len())
+        .min_by_key(|&i| used(&items[i]))
+        .expect("items to choose from")
+}
+
 /// The key of the field of goal block `goal` and radius class `class`.
 fn field_key(goal: usize, class: u32) -> u64 {
     (goal as u64) << 32 | class as u64
@@ -966,12 +973,7 @@ impl Planner {
         }
         self.budget -= 1;
         let mut dist = if self.fields.len() >= self.max_fields {
-            let (i, _) = self
-                .fields
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, f)| f.used)
-                .expect("fields is full");
+            let i = least_used(&self.fields, |f| f.used);
             self.keys.swap_remove(i);
             self.fields.swap_remove(i).dist
         } else {
@@ -1189,13 +1191,7 @@ impl Planner {
             .map(|c| self.open_moves(c, pass))
             .collect();
         if self.moves.len() >= MAX_MOVE_SETS {
-            let (i, _) = self
-                .moves
-                .iter()
-                .enumerate()
-                .min_by_key(|(_, m)| m.used)
-                .expect("moves is full");
-            self.moves.swap_remove(i);
+            self.moves.swap_remove(least_used(&self.moves, |m| m.used));
         }
         self.moves.push(Moves {
             pass,
