@@ -103,6 +103,33 @@ fn every_export_round_trips_and_refuses_bad_input() {
         );
         assert_eq!(wf_crowd_route_cache(c.0, null_mut()), WfStatus::NullPointer);
         assert_eq!(untouched_cap, 77);
+        let mut budget = 0usize;
+        assert_eq!(wf_crowd_route_budget(c.0, &mut budget), WfStatus::Ok);
+        assert_eq!(budget, 4);
+        assert_eq!(wf_crowd_set_route_budget(c.0, 64), WfStatus::Ok);
+        assert_eq!(wf_crowd_set_route_budget(c.0, 1), WfStatus::Ok);
+        for bad in [0, 65, usize::MAX] {
+            assert_eq!(
+                wf_crowd_set_route_budget(c.0, bad),
+                WfStatus::InvalidArgument
+            );
+        }
+        assert_eq!(
+            wf_crowd_set_route_budget(null_mut(), 2),
+            WfStatus::NullPointer
+        );
+        assert_eq!(wf_crowd_route_budget(c.0, &mut budget), WfStatus::Ok);
+        assert_eq!(budget, 1, "refused calls changed nothing");
+        let mut untouched_budget = 77usize;
+        assert_eq!(
+            wf_crowd_route_budget(null(), &mut untouched_budget),
+            WfStatus::NullPointer
+        );
+        assert_eq!(
+            wf_crowd_route_budget(c.0, null_mut()),
+            WfStatus::NullPointer
+        );
+        assert_eq!(untouched_budget, 77);
         let corners = [1.0f32, 0.0, 3.0];
         assert_eq!(
             wf_crowd_set_waypoints(c.0, a, corners.as_ptr(), 1),

@@ -141,9 +141,11 @@ fn capacity(inp: &mut Input) -> usize {
     }
 }
 
-/// The crowd's settings the fuzzer has set: the route cache cap and the SIMD cap.
+/// The crowd's settings the fuzzer has set: the route cache cap, the route budget and the
+/// SIMD cap.
 struct Knobs {
     route_cache: usize,
+    route_budget: usize,
     simd: u32,
 }
 
@@ -172,7 +174,8 @@ fn count(inp: &mut Input, c: *mut WfCrowd, m: &Model) {
 }
 
 /// Sets the route cache cap to a hostile value (0, 1, in range, 513, huge), then reads it:
-/// only 1..=512 on a live crowd is accepted, and the read gives the last accepted cap.
+/// only 1..=512 on a live crowd is accepted, and the read gives the last accepted cap. The
+/// same for the route budget (0, 1, in range, 65, huge; only 1..=64 accepted).
 fn route_cache(inp: &mut Input, c: *mut WfCrowd, k: &mut Knobs) {
     let h = maybe_null(inp, c);
     let v = match inp.byte() % 6 {
@@ -208,6 +211,41 @@ fn route_cache(inp: &mut Input, c: *mut WfCrowd, k: &mut Knobs) {
         assert_eq!(out.get(), k.route_cache, "wf_crowd_route_cache");
     } else {
         out.assert_untouched("wf_crowd_route_cache");
+    }
+    let h = maybe_null(inp, c);
+    let v = match inp.byte() % 6 {
+        0 => 0,
+        1 => 1,
+        2 => 65,
+        3 => usize::MAX,
+        4 => inp.u32() as usize,
+        _ => 1 + inp.upto(63),
+    };
+    // SAFETY: h NULL or live, used by this thread only.
+    let s = checked(
+        unsafe { wf_crowd_set_route_budget(h, v) },
+        "wf_crowd_set_route_budget",
+    );
+    let valid = !h.is_null() && (1..=64).contains(&v);
+    assert_eq!(
+        s == WfStatus::Ok,
+        valid,
+        "wf_crowd_set_route_budget({v}): {s:?}"
+    );
+    if valid {
+        k.route_budget = v;
+    }
+    let h = maybe_null(inp, c);
+    let mut out = OutOne::<usize>::new(inp.chance(16));
+    // SAFETY: h NULL or live; out NULL or one usize.
+    let s = checked(
+        unsafe { wf_crowd_route_budget(h, out.ptr()) },
+        "wf_crowd_route_budget",
+    );
+    if s == WfStatus::Ok {
+        assert_eq!(out.get(), k.route_budget, "wf_crowd_route_budget");
+    } else {
+        out.assert_untouched("wf_crowd_route_budget");
     }
 }
 
@@ -267,6 +305,7 @@ fuzz_target!(|data: &[u8]| {
     let mut m = Model::default();
     let mut knobs = Knobs {
         route_cache: 512,
+        route_budget: 4,
         simd: 2,
     };
     for _ in 0..32 {

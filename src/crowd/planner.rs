@@ -76,10 +76,14 @@ const REP_SAMPLES: usize = 3;
 pub const GOAL_BLOCK: f32 = 2.0;
 /// Sub-steps between two route updates of an agent (sooner when it reaches its route point).
 pub const REPLAN_STEPS: u32 = 10;
-/// New distance fields computed per sub-step at most (each a Dijkstra over the planning grid,
-/// ~1.3 ms on the finest one here); agents beyond the budget walk straight and ask again next
-/// sub-step.
+/// New distance fields computed (or stale ones repaired) per sub-step at most, unless set
+/// otherwise with [`Crowd::set_route_budget`](super::Crowd::set_route_budget): each a Dijkstra
+/// over the planning grid (~1.3 ms on the finest one here); agents beyond the budget walk
+/// straight and ask again next sub-step.
 pub const FIELDS_PER_STEP: u32 = 4;
+/// The largest per-sub-step budget of new fields [`Crowd::set_route_budget`](super::Crowd::set_route_budget)
+/// accepts.
+pub const MAX_FIELDS_PER_STEP: u32 = 64;
 /// Rings of cells round a goal block searched for passable cells when the block has none.
 const MAX_GOAL_RING: i64 = 8;
 /// The eight neighbours of a cell and the length of the move to each, in cells.
@@ -187,6 +191,8 @@ pub struct Planner {
     /// Open moves per clearance in use (at most `MAX_MOVE_SETS`).
     moves: Vec<Moves>,
     budget: u32,
+    /// New fields per sub-step (1..=`MAX_FIELDS_PER_STEP`).
+    per_step: u32,
 }
 
 impl Default for Planner {
@@ -211,6 +217,7 @@ impl Default for Planner {
             queue: Buckets::default(),
             moves: Vec::new(),
             budget: 0,
+            per_step: FIELDS_PER_STEP,
         }
     }
 }
@@ -931,7 +938,19 @@ impl Planner {
 
     /// Starts a sub-step: refills the field budget.
     pub(crate) fn begin_step(&mut self) {
-        self.budget = FIELDS_PER_STEP;
+        self.budget = self.per_step;
+    }
+
+    /// New distance fields computed or repaired per sub-step at most ([`FIELDS_PER_STEP`]
+    /// unless set by [`Crowd::set_route_budget`](super::Crowd::set_route_budget)).
+    pub fn fields_per_step(&self) -> u32 {
+        self.per_step
+    }
+
+    /// Sets the budget of new fields per sub-step (clamped to 1..=[`MAX_FIELDS_PER_STEP`];
+    /// `Crowd::set_route_budget` refuses values outside).
+    pub(crate) fn set_fields_per_step(&mut self, per_step: u32) {
+        self.per_step = per_step.clamp(1, MAX_FIELDS_PER_STEP);
     }
 
     fn field(&mut self, goal: usize, class: u32, pass: f32) -> Option<usize> {
@@ -1679,6 +1698,44 @@ mod tests {
         c.set_route_cache(MAX_FIELDS).unwrap();
         step(&mut c, 40);
         assert!(c.planner().fields_cached() > 3);
+    }
+
+    #[test]
+    fn the_route_budget_bounds_the_fields_made_per_step() {
+        // ~20 goal blocks wanted at once: with a budget of b, each step computes or repairs at
+        // most b fields, and a larger budget gets every field sooner (the same fields in the
+        // end). Bad budgets are refused and change nothing.
+        let made = |p: &Planner| p.fields_computed() + p.fields_repaired();
+        let mut first_all = Vec::new();
+        for budget in [1, FIELDS_PER_STEP as usize, MAX_FIELDS_PER_STEP as usize] {
+            let mut c = field_scene().crowd;
+            assert_eq!(c.route_budget(), FIELDS_PER_STEP as usize);
+            c.set_route_budget(budget).unwrap();
+            assert_eq!(c.route_budget(), budget);
+            for bad in [0, MAX_FIELDS_PER_STEP as usize + 1, usize::MAX] {
+                assert_eq!(c.set_route_budget(bad), Err(CrowdError::InvalidArgument));
+                assert_eq!(c.route_budget(), budget);
+            }
+            let mut all_at = None;
+            for k in 1..=40 {
+                let before = made(c.planner());
+                step(&mut c, 1);
+                let now = made(c.planner());
+                assert!(
+                    now - before <= budget as u64,
+                    "budget {budget}: {}",
+                    now - before
+                );
+                if all_at.is_none() && now >= 20 {
+                    all_at = Some(k);
+                }
+            }
+            first_all.push(all_at.expect("the fields come"));
+        }
+        assert!(
+            first_all[0] > first_all[1] && first_all[1] > first_all[2],
+            "{first_all:?}"
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::agent::{forward2, Agent, AgentDefaults, AgentState, Hit, HitKind, Rou
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::kernels::Kernels;
 use super::obstacle::{Obstacle, Shape};
-use super::planner::{Planner, MAX_FIELDS, REPLAN_STEPS};
+use super::planner::{Planner, MAX_FIELDS, MAX_FIELDS_PER_STEP, REPLAN_STEPS};
 use super::sieve::Ring;
 use super::steering::{
     clear_of_obstacles, finish_turns, obstacle_distance, obstacle_margin, push_out, separation,
@@ -760,6 +760,29 @@ impl Crowd {
     /// [`MAX_FIELDS`] unless lowered.
     pub fn route_cache(&self) -> usize {
         self.planner.max_fields()
+    }
+
+    /// Bounds the route planning done per sub-step: at most `fields_per_step` distance fields
+    /// are computed, or stale ones repaired, in each
+    /// ([`FIELDS_PER_STEP`](super::planner::FIELDS_PER_STEP) = 4 unless set). A
+    /// field costs up to ~1.3 ms on the finest planning grid here (65 536 cells), so the budget
+    /// bounds the planner's share of a frame, as Unity's `pathfindingIterationsPerFrame` does
+    /// for its NavMesh: a lower budget keeps frames short when many agents plan to goals of
+    /// their own, and they wait longer for their routes (walking straight meanwhile); a higher
+    /// one gets routes sooner. Results stay deterministic and the same for any thread count.
+    ///
+    /// `fields_per_step` must be in `1..=MAX_FIELDS_PER_STEP` (64): 0 and values above are
+    /// refused with [`CrowdError::InvalidArgument`] (not clamped), and nothing changes.
+    pub fn set_route_budget(&mut self, fields_per_step: usize) -> Result<(), CrowdError> {
+        check((1..=MAX_FIELDS_PER_STEP as usize).contains(&fields_per_step))?;
+        self.planner.set_fields_per_step(fields_per_step as u32);
+        Ok(())
+    }
+
+    /// The planner's budget of new fields per sub-step (see [`Self::set_route_budget`]):
+    /// [`FIELDS_PER_STEP`](super::planner::FIELDS_PER_STEP) unless set.
+    pub fn route_budget(&self) -> usize {
+        self.planner.fields_per_step() as usize
     }
 
     fn rebuild_obstacles(&mut self) {

@@ -215,6 +215,52 @@ pub unsafe extern "C" fn wf_crowd_route_cache(
     })
 }
 
+/// Bounds the route planning done per sub-step (route mode `WF_ROUTE_PLANNED`): at most
+/// `fields_per_step` distance fields are computed, or stale ones repaired, in each (4 unless
+/// set). A field costs up to about 1.3 ms on the finest planning grid (65 536 cells), so the
+/// budget bounds the planner's share of a frame, as Unity's `pathfindingIterationsPerFrame`
+/// does for its NavMesh: lower keeps frames short when many agents plan to goals of their own
+/// (they walk straight while they wait for a route), higher gets routes sooner. 0 or more
+/// than 64: `WF_STATUS_INVALID_ARGUMENT`, and nothing changes.
+///
+/// # Safety
+/// `crowd` must be NULL or a live crowd.
+#[no_mangle]
+pub unsafe extern "C" fn wf_crowd_set_route_budget(
+    crowd: *mut WfCrowd,
+    fields_per_step: usize,
+) -> WfStatus {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle_mut(crowd)? };
+        c.crowd.set_route_budget(fields_per_step)?;
+        Ok(())
+    })
+}
+
+/// Writes the budget of distance fields per sub-step set by `wf_crowd_set_route_budget` (4
+/// unless set).
+///
+/// # Safety
+/// `crowd` must be NULL or a live crowd; `out_fields_per_step` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn wf_crowd_route_budget(
+    crowd: *const WfCrowd,
+    out_fields_per_step: *mut usize,
+) -> WfStatus {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        unsafe {
+            let c = handle_ref(crowd)?;
+            if out_fields_per_step.is_null() {
+                return Err(WfStatus::NullPointer);
+            }
+            write_opt(out_fields_per_step, c.crowd.route_budget())?;
+        }
+        Ok(())
+    })
+}
+
 /// Caps the instruction sets the step's lane kernels (candidate scan, neighbour cull, batched
 /// turns) may use: `WF_SIMD_PORTABLE`, `WF_SIMD_AVX2` or `WF_SIMD_AVX512` (the default: no
 /// cap). The crowd runs the best level this CPU has up to `cap` (`wf_crowd_simd` reports it;

@@ -222,6 +222,29 @@ static void obstacles(void) {
     wf_crowd_free(crowd);
 }
 
+static void route_budget(void) {
+    WfCrowd *crowd = NULL;
+    size_t budget = 0, untouched = 77;
+    CHECK_STATUS(wf_crowd_new(4, &crowd), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_route_budget(crowd, &budget), WF_STATUS_OK);
+    CHECK(budget == 4); /* the default */
+    CHECK_STATUS(wf_crowd_set_route_budget(crowd, 64), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_set_route_budget(crowd, 1), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_route_budget(crowd, &budget), WF_STATUS_OK);
+    CHECK(budget == 1);
+    /* Refused: NULL handle, 0, more than 64; the budget stays 1. */
+    CHECK_STATUS(wf_crowd_set_route_budget(NULL, 2), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_set_route_budget(crowd, 0), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_set_route_budget(crowd, 65), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_set_route_budget(crowd, (size_t)-1), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_crowd_route_budget(NULL, &untouched), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_crowd_route_budget(crowd, NULL), WF_STATUS_NULL_POINTER);
+    CHECK(untouched == 77);
+    CHECK_STATUS(wf_crowd_route_budget(crowd, &budget), WF_STATUS_OK);
+    CHECK(budget == 1);
+    wf_crowd_free(crowd);
+}
+
 static void route_cache(void) {
     WfCrowd *crowd = NULL;
     const float lo[3] = {-1, 0, -3}, hi[3] = {1, 0, 3};
@@ -323,5 +346,6 @@ void wf_suite_crowd(void) {
     agents();
     obstacles();
     route_cache();
+    route_budget();
     simd();
 }

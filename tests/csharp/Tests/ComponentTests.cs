@@ -302,6 +302,26 @@ namespace Wayfarer.Tests
         }
 
         [Test]
+        public static void CrowdManagerAppliesItsRouteBudget()
+        {
+            var manager = Manager();
+            Assert.Equal(CrowdSimulation.DefaultRouteBudget, manager.RouteBudget, "default 4");
+            manager.RouteBudget = 8;
+            Agent(manager, Vector3.zero, new Vector3(0, 0, 5), false);
+            Assert.Equal(8, manager.Simulation.RouteBudget, "applied when the crowd is made");
+            manager.RouteBudget = 0;
+            Assert.Equal(1, manager.RouteBudget, "clamped to 1");
+            Assert.Equal(1, manager.Simulation.RouteBudget, "applied at once");
+            manager.RouteBudget = 100000;
+            Assert.Equal(CrowdSimulation.MaxRouteBudget, manager.Simulation.RouteBudget, "clamped to 64");
+            // An Inspector edit is picked up by the next step.
+            Ref.Set(manager, "_routeBudget", 2);
+            manager.Step(0.05f);
+            Assert.Equal(2, manager.Simulation.RouteBudget, "Inspector edit applied");
+            Ref.Send(manager, "OnDestroy");
+        }
+
+        [Test]
         public static void CrowdManagerAppliesItsRouteCache()
         {
             var manager = Manager();

@@ -136,6 +136,22 @@ namespace Wayfarer.Tests
         }
 
         [Test]
+        public static void RouteBudgetIsSetAndBadBudgetsAreRefused()
+        {
+            using (var crowd = new CrowdSimulation(1))
+            {
+                Assert.Equal(CrowdSimulation.DefaultRouteBudget, crowd.RouteBudget, "default 4");
+                crowd.SetRouteBudget(CrowdSimulation.MaxRouteBudget);
+                crowd.SetRouteBudget(1);
+                Assert.Equal(1, crowd.RouteBudget, "set");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.SetRouteBudget(0), "0 fields");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.SetRouteBudget(CrowdSimulation.MaxRouteBudget + 1), "over 64");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.SetRouteBudget(-1), "negative");
+                Assert.Equal(1, crowd.RouteBudget, "refused calls change nothing");
+            }
+        }
+
+        [Test]
         public static void RouteCacheIsCappedAndBadCapsAreRefused()
         {
             using (var crowd = new CrowdSimulation(1))

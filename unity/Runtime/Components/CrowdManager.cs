@@ -29,12 +29,18 @@ namespace Wayfarer.Components
             "thrashes (agents walk straight while they wait for a field).")]
         int _routeCache = CrowdSimulation.MaxRouteCache;
 
+        [SerializeField, Range(1, CrowdSimulation.MaxRouteBudget), Tooltip("Most distance fields computed per step for " +
+            "planned routes (each up to ~1.3 ms on the largest planning grid): lower keeps frames short when many agents " +
+            "plan to goals of their own, higher gets their routes sooner.")]
+        int _routeBudget = CrowdSimulation.DefaultRouteBudget;
+
         [SerializeField, Tooltip("Widest instruction set the crowd step may use (the best this CPU has up to it). " +
             "Every level gives the same results; lower it for comparisons or on CPUs that slow down under AVX-512.")]
         Simd _simd = Simd.Avx512;
 
         CrowdSimulation _crowd;
         int _appliedRouteCache = CrowdSimulation.MaxRouteCache;
+        int _appliedRouteBudget = CrowdSimulation.DefaultRouteBudget;
         Simd _appliedSimd = Simd.Avx512;
         readonly List<ObstacleAvoidance> _agents = new List<ObstacleAvoidance>();
         readonly List<CrowdObstacle> _obstacles = new List<CrowdObstacle>();
@@ -60,6 +66,8 @@ namespace Wayfarer.Components
                     _crowd = new CrowdSimulation(_capacity);
                     _appliedRouteCache = CrowdSimulation.MaxRouteCache;
                     ApplyRouteCache();
+                    _appliedRouteBudget = CrowdSimulation.DefaultRouteBudget;
+                    ApplyRouteBudget();
                     _appliedSimd = Simd.Avx512;
                     ApplySimd();
                 }
@@ -100,6 +108,32 @@ namespace Wayfarer.Components
                 {
                     ApplyRouteCache();
                 }
+            }
+        }
+
+        /// <summary>Most distance fields the crowd computes per step for planned routes (clamped to
+        /// 1..<see cref="CrowdSimulation.MaxRouteBudget"/>; see <see cref="CrowdSimulation.SetRouteBudget"/>).
+        /// Applied at once; an Inspector edit is applied by the next <see cref="Step"/>.</summary>
+        public int RouteBudget
+        {
+            get { return _routeBudget; }
+            set
+            {
+                _routeBudget = Mathf.Clamp(value, 1, CrowdSimulation.MaxRouteBudget);
+                if (_crowd != null)
+                {
+                    ApplyRouteBudget();
+                }
+            }
+        }
+
+        void ApplyRouteBudget()
+        {
+            int budget = Mathf.Clamp(_routeBudget, 1, CrowdSimulation.MaxRouteBudget);
+            if (budget != _appliedRouteBudget)
+            {
+                _crowd.SetRouteBudget(budget);
+                _appliedRouteBudget = budget;
             }
         }
 
@@ -258,6 +292,7 @@ namespace Wayfarer.Components
             // A debugger pause or a load hitch must not stop the crowd (the library refuses longer steps).
             dt = Mathf.Min(dt, CrowdSimulation.MaxStep);
             ApplyRouteCache();
+            ApplyRouteBudget();
             ApplySimd();
             bool wantHits = false;
             for (int i = 0; i < n; i++)

@@ -20,6 +20,12 @@ namespace Wayfarer.Crowd
         /// <summary>The default and the largest <see cref="SetRouteCache"/>: 512 distance fields.</summary>
         public const int MaxRouteCache = 512;
 
+        /// <summary>The default <see cref="SetRouteBudget"/>: 4 distance fields per sub-step.</summary>
+        public const int DefaultRouteBudget = 4;
+
+        /// <summary>The largest <see cref="SetRouteBudget"/>: 64 distance fields per sub-step.</summary>
+        public const int MaxRouteBudget = 64;
+
         /// <summary>
         /// A crowd for up to <paramref name="agentCapacity"/> agents (a hard limit: adding more fails
         /// with <c>InvalidCount</c>) and as many obstacles (at least 1024). Everything a step needs
@@ -85,6 +91,32 @@ namespace Wayfarer.Crowd
         public void SetRouteCache(int maxFields)
         {
             Wf.Check(NativeMethods.wf_crowd_set_route_cache(handle.Ptr, Wf.Size(maxFields)), "wf_crowd_set_route_cache");
+        }
+
+        /// <summary>
+        /// Bounds the route planning done per sub-step (<see cref="RouteMode.Planned"/>): at most
+        /// <paramref name="fieldsPerStep"/> distance fields are computed, or stale ones repaired, in each
+        /// (<see cref="DefaultRouteBudget"/> unless set). A field costs up to about 1.3 ms on the finest
+        /// planning grid (65 536 cells), so the budget bounds the planner's share of a frame, as
+        /// <c>NavMesh.pathfindingIterationsPerFrame</c> does for Unity's NavMesh: lower keeps frames short
+        /// when many agents plan to goals of their own (they walk straight while they wait for a route),
+        /// higher gets routes sooner. 1..<see cref="MaxRouteBudget"/>; anything else throws
+        /// <see cref="WayfarerException"/> with <c>InvalidArgument</c> and changes nothing.
+        /// </summary>
+        public void SetRouteBudget(int fieldsPerStep)
+        {
+            Wf.Check(NativeMethods.wf_crowd_set_route_budget(handle.Ptr, Wf.Size(fieldsPerStep)), "wf_crowd_set_route_budget");
+        }
+
+        /// <summary>The budget of distance fields per sub-step (<see cref="SetRouteBudget"/>; <see cref="DefaultRouteBudget"/> unless set).</summary>
+        public unsafe int RouteBudget
+        {
+            get
+            {
+                UIntPtr n;
+                Wf.Check(NativeMethods.wf_crowd_route_budget(handle.Ptr, &n), "wf_crowd_route_budget");
+                return (int)(uint)n;
+            }
         }
 
         /// <summary>The cap on cached distance fields (<see cref="SetRouteCache"/>; <see cref="MaxRouteCache"/> unless lowered).</summary>

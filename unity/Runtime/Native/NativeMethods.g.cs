@@ -79,6 +79,27 @@ namespace Wayfarer.Native
         [DllImport(__DllName, EntryPoint = "wf_crowd_route_cache", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_crowd_route_cache(IntPtr crowd, UIntPtr* out_max_fields);
 
+        // Bounds the route planning done per sub-step (route mode `WF_ROUTE_PLANNED`): at most
+        // `fields_per_step` distance fields are computed, or stale ones repaired, in each (4 unless
+        // set). A field costs up to about 1.3 ms on the finest planning grid (65 536 cells), so the
+        // budget bounds the planner's share of a frame, as Unity's `pathfindingIterationsPerFrame`
+        // does for its NavMesh: lower keeps frames short when many agents plan to goals of their own
+        // (they walk straight while they wait for a route), higher gets routes sooner. 0 or more
+        // than 64: `WF_STATUS_INVALID_ARGUMENT`, and nothing changes.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_route_budget", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_route_budget(IntPtr crowd, UIntPtr fields_per_step);
+
+        // Writes the budget of distance fields per sub-step set by `wf_crowd_set_route_budget` (4
+        // unless set).
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; `out_fields_per_step` NULL or valid.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_route_budget", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_route_budget(IntPtr crowd, UIntPtr* out_fields_per_step);
+
         // Caps the instruction sets the step's lane kernels (candidate scan, neighbour cull, batched
         // turns) may use: `WF_SIMD_PORTABLE`, `WF_SIMD_AVX2` or `WF_SIMD_AVX512` (the default: no
         // cap). The crowd runs the best level this CPU has up to `cap` (`wf_crowd_simd` reports it;
