@@ -173,80 +173,62 @@ fn count(inp: &mut Input, c: *mut WfCrowd, m: &Model) {
     }
 }
 
-/// Sets the route cache cap to a hostile value (0, 1, in range, 513, huge), then reads it:
-/// only 1..=512 on a live crowd is accepted, and the read gives the last accepted cap. The
-/// same for the route budget (0, 1, in range, 65, huge; only 1..=64 accepted).
+/// A setting of the crowd set through `set` (named `name`, accepting 1..=`max`) and read back
+/// through `get`: set to a hostile value (0, 1, in range, `max` + 1, huge), then read. Only
+/// 1..=`max` on a live crowd is accepted, and the read gives the last accepted value, `known`.
+fn setting(
+    inp: &mut Input,
+    c: *mut WfCrowd,
+    name: &str,
+    (set, get): (SetSize, GetSize),
+    max: usize,
+    known: &mut usize,
+) {
+    let h = maybe_null(inp, c);
+    let v = match inp.byte() % 6 {
+        0 => 0,
+        1 => 1,
+        2 => max + 1,
+        3 => usize::MAX,
+        4 => inp.u32() as usize,
+        _ => 1 + inp.upto(max - 1),
+    };
+    // SAFETY: h NULL or live, used by this thread only.
+    let s = checked(unsafe { set(h, v) }, name);
+    let valid = !h.is_null() && (1..=max).contains(&v);
+    assert_eq!(s == WfStatus::Ok, valid, "set {name}({v}): {s:?}");
+    if valid {
+        *known = v;
+    }
+    let h = maybe_null(inp, c);
+    let mut out = OutOne::<usize>::new(inp.chance(16));
+    // SAFETY: h NULL or live; out NULL or one usize.
+    let s = checked(unsafe { get(h, out.ptr()) }, name);
+    if s == WfStatus::Ok {
+        assert_eq!(out.get(), *known, "read {name}");
+    } else {
+        out.assert_untouched(name);
+    }
+}
+
+/// A crowd setter taking a `size_t`.
+type SetSize = unsafe extern "C" fn(*mut WfCrowd, usize) -> WfStatus;
+/// A crowd getter writing a `size_t`.
+type GetSize = unsafe extern "C" fn(*const WfCrowd, *mut usize) -> WfStatus;
+
+/// The route cache cap (1..=512) and the route budget (1..=64), each set to a hostile value
+/// and read back.
 fn route_cache(inp: &mut Input, c: *mut WfCrowd, k: &mut Knobs) {
-    let h = maybe_null(inp, c);
-    let v = match inp.byte() % 6 {
-        0 => 0,
-        1 => 1,
-        2 => 513,
-        3 => usize::MAX,
-        4 => inp.u32() as usize,
-        _ => 1 + inp.upto(511),
-    };
-    // SAFETY: h NULL or live, used by this thread only.
-    let s = checked(
-        unsafe { wf_crowd_set_route_cache(h, v) },
-        "wf_crowd_set_route_cache",
+    let cache = (
+        wf_crowd_set_route_cache as SetSize,
+        wf_crowd_route_cache as GetSize,
     );
-    let valid = !h.is_null() && (1..=512).contains(&v);
-    assert_eq!(
-        s == WfStatus::Ok,
-        valid,
-        "wf_crowd_set_route_cache({v}): {s:?}"
+    setting(inp, c, "route cache", cache, 512, &mut k.route_cache);
+    let budget = (
+        wf_crowd_set_route_budget as SetSize,
+        wf_crowd_route_budget as GetSize,
     );
-    if valid {
-        k.route_cache = v;
-    }
-    let h = maybe_null(inp, c);
-    let mut out = OutOne::<usize>::new(inp.chance(16));
-    // SAFETY: h NULL or live; out NULL or one usize.
-    let s = checked(
-        unsafe { wf_crowd_route_cache(h, out.ptr()) },
-        "wf_crowd_route_cache",
-    );
-    if s == WfStatus::Ok {
-        assert_eq!(out.get(), k.route_cache, "wf_crowd_route_cache");
-    } else {
-        out.assert_untouched("wf_crowd_route_cache");
-    }
-    let h = maybe_null(inp, c);
-    let v = match inp.byte() % 6 {
-        0 => 0,
-        1 => 1,
-        2 => 65,
-        3 => usize::MAX,
-        4 => inp.u32() as usize,
-        _ => 1 + inp.upto(63),
-    };
-    // SAFETY: h NULL or live, used by this thread only.
-    let s = checked(
-        unsafe { wf_crowd_set_route_budget(h, v) },
-        "wf_crowd_set_route_budget",
-    );
-    let valid = !h.is_null() && (1..=64).contains(&v);
-    assert_eq!(
-        s == WfStatus::Ok,
-        valid,
-        "wf_crowd_set_route_budget({v}): {s:?}"
-    );
-    if valid {
-        k.route_budget = v;
-    }
-    let h = maybe_null(inp, c);
-    let mut out = OutOne::<usize>::new(inp.chance(16));
-    // SAFETY: h NULL or live; out NULL or one usize.
-    let s = checked(
-        unsafe { wf_crowd_route_budget(h, out.ptr()) },
-        "wf_crowd_route_budget",
-    );
-    if s == WfStatus::Ok {
-        assert_eq!(out.get(), k.route_budget, "wf_crowd_route_budget");
-    } else {
-        out.assert_untouched("wf_crowd_route_budget");
-    }
+    setting(inp, c, "route budget", budget, 64, &mut k.route_budget);
 }
 
 /// Caps the lane kernels at a hostile value (the three levels, 3, huge), then reads the

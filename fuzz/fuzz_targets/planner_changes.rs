@@ -74,7 +74,8 @@ fn run(u: &mut Unstructured) -> Result<()> {
             .expect("room for the agent");
         let goal = Vec3::new(coord(u, 18.0)?, 0.0, coord(u, 18.0)?);
         c.set_target(id, goal, 0.3).expect("a live agent");
-        c.set_route_mode(id, RouteMode::Planned).expect("a live agent");
+        c.set_route_mode(id, RouteMode::Planned)
+            .expect("a live agent");
         agents.push(id);
     }
     c.step(0.1, 1).expect("a valid step");
@@ -89,7 +90,8 @@ fn run(u: &mut Unstructured) -> Result<()> {
             3 => ids.push(c.add_obstacle(obstacle(u)?).expect("a valid obstacle")),
             4 if !ids.is_empty() => {
                 let k = u.choose_index(ids.len())?;
-                c.remove_obstacle(ids.swap_remove(k)).expect("a live obstacle");
+                c.remove_obstacle(ids.swap_remove(k))
+                    .expect("a live obstacle");
             }
             5 => {
                 let cap = u.int_in_range(1..=8)?;
