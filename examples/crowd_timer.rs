@@ -8,8 +8,8 @@
 
 use std::time::Instant;
 
-use wayfarer::crowd::scenario::Scenario;
 use glam::Vec3;
+use wayfarer::crowd::scenario::Scenario;
 use wayfarer::crowd::{Obstacle, RouteMode, Simd};
 
 fn arg(i: usize, default: usize) -> usize {

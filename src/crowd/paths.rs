@@ -182,9 +182,11 @@ pub(crate) struct Path {
     /// The planner's grid and obstacle versions it was found on (see `Planner`).
     pub layout: u64,
     pub version: u64,
-    /// The cell of `cells` where the agent last joined it, and the one it aimed at from there.
+    /// The cell of `cells` where the agent last joined it, the one it aimed at from there,
+    /// and where it stood then.
     pub at: usize,
     pub aim: usize,
+    pub from: glam::Vec2,
     /// A key whose search found no way, and the obstacle version it found none at: not
     /// searched again until the obstacles change.
     pub unreachable: Option<(u64, u64)>,

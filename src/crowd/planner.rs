@@ -1621,9 +1621,9 @@ impl Planner {
         // Where the agent joins its path, so that the first cell aimed along is one it can
         // reach straight: its own cell, when on the path (the next is a field move away);
         // else the farthest path cell within `PATH_STRAY` of its own that its disc slides to
-        // (a few tried); else, when it is still on the line to the point it aimed at last
-        // (within two cells of it: a line of sight cuts the path's corners, off its cells),
-        // that point while still in sight. Failing those it strayed: it searches again, or
+        // (a few tried); else, when it is still on the line it walked from where it aimed
+        // last to the point it aimed at (within two cells of it: a line of sight cuts the
+        // path's corners, off its cells), that point while still in sight. Failing those it strayed: it searches again, or
         // over the budget (`loose`) walks straight for now.
         let start = self.clamped_cell(pos);
         let (sx, sz) = ((start % self.nx) as i64, (start / self.nx) as i64);
@@ -1645,10 +1645,9 @@ impl Planner {
                     .map(|j| (j, true))
             })
             .or_else(|| {
-                let (from, to) = (path.cells.get(path.at)?, path.cells.get(path.aim)?);
-                let (from, to) = (self.rep[*from as usize], self.rep[*to as usize]);
+                let to = self.rep[*path.cells.get(path.aim)? as usize];
                 (path.aim >= path.at
-                    && point_segment_distance(pos, from, to) <= 2.0 * self.cell
+                    && point_segment_distance(pos, path.from, to) <= 2.0 * self.cell
                     && self.clear_line(pos, to, need, step, fits))
                 .then_some((path.aim - path.at, true))
             });
@@ -1671,7 +1670,9 @@ impl Planner {
             *d = c as usize;
         }
         let (point, k) = self.aim(pos, &descent[..first + end - at], need, step, fits);
-        self.paths[slot].aim = (at + k).saturating_sub(first);
+        let path = &mut self.paths[slot];
+        path.aim = (at + k).saturating_sub(first);
+        path.from = pos;
         Follow::Point(point)
     }
 
@@ -1764,6 +1765,7 @@ impl Planner {
             version: self.version,
             at: 0,
             aim: 0,
+            from: pos,
             unreachable,
         };
         if found == Found::Unreachable {
@@ -1775,7 +1777,9 @@ impl Planner {
             *d = c as usize;
         }
         let (point, k) = self.aim(pos, &descent[..end], need, step, fits);
-        self.paths[slot].aim = k;
+        let path = &mut self.paths[slot];
+        path.aim = k;
+        path.from = pos;
         Some((point, false))
     }
 }
