@@ -9,9 +9,9 @@
 //! finds the sub-step's field budget spent, searches a path of its own instead
 //! ([`super::paths`]: A* over the field's own moves, a few times its length in cells) and
 //! follows it the same way, string pulling along the path's cells; an agent blocked by the
-//! crowd asks for the field (budget allowing), which offers every way round, not one. So a
-//! crowd of wanderers with schedules of their own costs a path each, not a field each that
-//! the cache cannot hold.
+//! crowd asks for the field while the cache has room (budget allowing), which offers every
+//! way round, not one. So a crowd of wanderers with schedules of their own costs a path each,
+//! not a field each that the cache cannot hold.
 //!
 //! Passability is exact along the graph's own segments. Each cell has a representative point:
 //! of `REP_SAMPLES`² points spread over the cell (a third of a cell apart), the one with the
@@ -1416,9 +1416,10 @@ impl Planner {
     /// [`Self::next_point`] along the distance field of clearance `pass` (lines of sight
     /// asking `need` of the centre clearances): `None` when no cell within three of the
     /// agent's is reachable in that field. A field is made for a goal that another agent
-    /// headed for lately too ([`Self::shared`]); a goal of the agent's own with no field
-    /// cached, or one over this sub-step's field budget, is reached along a path of the
-    /// agent's own, kept in slot `slot` (see [`super::paths`]).
+    /// headed for lately too ([`Self::shared`]), or that a `blocked` agent heads for while the
+    /// cache has room (a field offers every way round a jam, a path one); a goal of the
+    /// agent's own with no field cached, or one over this sub-step's field budget, is reached
+    /// along a path of the agent's own, kept in slot `slot` (see [`super::paths`]).
     #[allow(clippy::too_many_arguments)]
     fn descend(
         &mut self,
@@ -1437,7 +1438,8 @@ impl Planner {
         let block = (gx - gx % bc) + (gz - gz % bc) * self.nx;
         let class = (pass * 20.0).ceil() as u32;
         let key = field_key(block, class);
-        if !self.keys.contains(&key) && !self.shared(key, slot) && !blocked {
+        let room = self.fields.len() < self.max_fields;
+        if !self.keys.contains(&key) && !self.shared(key, slot) && !(blocked && room) {
             // A goal no other agent headed for lately: a path of its own.
             return match self.follow(slot, pos, key, need, step, fits, false) {
                 Follow::Point(p) => Some((p, false)),
@@ -1748,6 +1750,22 @@ impl Planner {
             neighbours: &NEIGHBOURS,
         };
         let (found, taken) = self.search.run(&graph, &seeds, start, &mut cells);
+        // (Debug builds, the fuzz targets among them, check the path: from the agent's cell
+        // to a seed, each step a move the field makes.)
+        #[cfg(debug_assertions)]
+        if found == Found::Path {
+            debug_assert_eq!(cells.first().map(|&c| c as usize), Some(start));
+            debug_assert!(seeds.iter().any(|s| Some(&s.0) == cells.last()));
+            for w in cells.windows(2) {
+                let (c, n) = (w[1] as usize, w[0] as usize);
+                let (dx, dz) = (
+                    (n % self.nx) as i64 - (c % self.nx) as i64,
+                    (n / self.nx) as i64 - (c / self.nx) as i64,
+                );
+                debug_assert!(dx.abs() <= 1 && dz.abs() <= 1 && (dx, dz) != (0, 0));
+                debug_assert!(self.can_move(c, n, dx, dz, pass), "a path's move is closed");
+            }
+        }
         self.seed_buf = seeds;
         self.search_budget = self.search_budget.saturating_sub(taken);
         self.paths_found += u64::from(found == Found::Path);
