@@ -1439,7 +1439,9 @@ impl Planner {
         let class = (pass * 20.0).ceil() as u32;
         let key = field_key(block, class);
         let room = self.fields.len() < self.max_fields;
-        if !self.keys.contains(&key) && !self.shared(key, slot) && !(blocked && room) {
+        // (A cached field is used without noting a request.)
+        let field = self.keys.contains(&key) || self.shared(key, slot) || blocked && room;
+        if !field {
             // A goal no other agent headed for lately: a path of its own.
             return match self.follow(slot, pos, key, need, step, fits, false) {
                 Follow::Point(p) => Some((p, false)),
