@@ -195,17 +195,7 @@ pub(crate) struct Path {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    const N8: [(i64, i64, f32); 8] = [
-        (1, 0, 1.0),
-        (-1, 0, 1.0),
-        (0, 1, 1.0),
-        (0, -1, 1.0),
-        (1, 1, core::f32::consts::SQRT_2),
-        (1, -1, core::f32::consts::SQRT_2),
-        (-1, 1, core::f32::consts::SQRT_2),
-        (-1, -1, core::f32::consts::SQRT_2),
-    ];
+    use crate::crowd::planner::NEIGHBOURS as N8;
 
     /// Open bits of a grid whose cells marked `#` are closed: a move is open when both ends
     /// are open and on the grid (and a diagonal's two side cells too).

@@ -98,7 +98,7 @@ pub const MAX_FIELDS_PER_STEP: u32 = 64;
 /// Rings of cells round a goal block searched for passable cells when the block has none.
 const MAX_GOAL_RING: i64 = 8;
 /// The eight neighbours of a cell and the length of the move to each, in cells.
-const NEIGHBOURS: [(i64, i64, f32); 8] = [
+pub(crate) const NEIGHBOURS: [(i64, i64, f32); 8] = [
     (1, 0, 1.0),
     (-1, 0, 1.0),
     (0, 1, 1.0),
@@ -1680,6 +1680,63 @@ impl Planner {
         Follow::Point(point)
     }
 
+    /// The A* search from the seeds of goal block `block`'s field for clearance `pass` to cell
+    /// `start`: the path (from `start` to a seed) into `cells`; what it found and the cells it
+    /// took.
+    fn search_into(
+        &mut self,
+        block: usize,
+        pass: f32,
+        start: usize,
+        cells: &mut Vec<u32>,
+    ) -> (Found, u64) {
+        let mut seeds = std::mem::take(&mut self.seed_buf);
+        self.seeds_into(block, pass, &mut seeds);
+        let m = self.moves_for(pass);
+        let graph = Graph {
+            open: &self.moves[m].open,
+            nx: self.nx,
+            nz: self.nz,
+            neighbours: &NEIGHBOURS,
+        };
+        let found = self.search.run(&graph, &seeds, start, cells);
+        // (Debug builds, the fuzz targets among them, check the path: from `start` to a seed,
+        // each step a move the field makes.)
+        #[cfg(debug_assertions)]
+        if found.0 == Found::Path {
+            debug_assert_eq!(cells.first().map(|&c| c as usize), Some(start));
+            debug_assert!(seeds.iter().any(|s| Some(&s.0) == cells.last()));
+            debug_assert!(
+                self.path_moves(cells)
+                    .all(|(c, n, dx, dz, _)| self.can_move(c, n, dx, dz, pass)),
+                "a path's move is closed"
+            );
+        }
+        self.seed_buf = seeds;
+        found
+    }
+
+    /// The moves along `path` (from its end toward its start, as the field makes them): each
+    /// (from, to, Δx, Δz, length). Panics on cells that are not neighbours.
+    #[cfg(any(test, debug_assertions))]
+    fn path_moves<'a>(
+        &'a self,
+        path: &'a [u32],
+    ) -> impl Iterator<Item = (usize, usize, i64, i64, f32)> + 'a {
+        path.windows(2).map(|w| {
+            let (c, n) = (w[1] as usize, w[0] as usize);
+            let (dx, dz) = (
+                (n % self.nx) as i64 - (c % self.nx) as i64,
+                (n / self.nx) as i64 - (c / self.nx) as i64,
+            );
+            let &(_, _, len) = NEIGHBOURS
+                .iter()
+                .find(|&&(x, z, _)| (x, z) == (dx, dz))
+                .expect("a path steps to neighbours");
+            (c, n, dx, dz, len)
+        })
+    }
+
     /// Searches a path of its own for the agent in `slot`, at `pos`, to the goal block and
     /// class of field key `key` (clearance `pass`), within this sub-step's budget, and aims
     /// along it. Over the budget it follows the path it has for the goal, however far it
@@ -1737,38 +1794,11 @@ impl Planner {
                 .unwrap_or(&near[0])
                 .1;
         }
-        let block = (key >> 32) as usize;
-        let mut seeds = std::mem::take(&mut self.seed_buf);
-        self.seeds_into(block, pass, &mut seeds);
-        let m = self.moves_for(pass);
         if self.paths.len() <= slot {
             self.paths.resize_with(slot + 1, Path::default);
         }
         let mut cells = std::mem::take(&mut self.paths[slot].cells);
-        let graph = Graph {
-            open: &self.moves[m].open,
-            nx: self.nx,
-            nz: self.nz,
-            neighbours: &NEIGHBOURS,
-        };
-        let (found, taken) = self.search.run(&graph, &seeds, start, &mut cells);
-        // (Debug builds, the fuzz targets among them, check the path: from the agent's cell
-        // to a seed, each step a move the field makes.)
-        #[cfg(debug_assertions)]
-        if found == Found::Path {
-            debug_assert_eq!(cells.first().map(|&c| c as usize), Some(start));
-            debug_assert!(seeds.iter().any(|s| Some(&s.0) == cells.last()));
-            for w in cells.windows(2) {
-                let (c, n) = (w[1] as usize, w[0] as usize);
-                let (dx, dz) = (
-                    (n % self.nx) as i64 - (c % self.nx) as i64,
-                    (n / self.nx) as i64 - (c / self.nx) as i64,
-                );
-                debug_assert!(dx.abs() <= 1 && dz.abs() <= 1 && (dx, dz) != (0, 0));
-                debug_assert!(self.can_move(c, n, dx, dz, pass), "a path's move is closed");
-            }
-        }
-        self.seed_buf = seeds;
+        let (found, taken) = self.search_into((key >> 32) as usize, pass, start, &mut cells);
         self.search_budget = self.search_budget.saturating_sub(taken);
         self.paths_found += u64::from(found == Found::Path);
         self.path_cells += taken;
@@ -2505,17 +2535,8 @@ mod tests {
 
     /// The path a planner search finds from cell `to` to the field of goal block `goal`.
     fn path_of(p: &mut Planner, goal: usize, pass: f32, to: usize) -> (Found, Vec<u32>, u64) {
-        let mut seeds = Vec::new();
-        p.seeds_into(goal, pass, &mut seeds);
-        let m = p.moves_for(pass);
         let mut cells = Vec::new();
-        let graph = Graph {
-            open: &p.moves[m].open,
-            nx: p.nx,
-            nz: p.nz,
-            neighbours: &NEIGHBOURS,
-        };
-        let (found, taken) = p.search.run(&graph, &seeds, to, &mut cells);
+        let (found, taken) = p.search_into(goal, pass, to, &mut cells);
         (found, cells, taken)
     }
 
@@ -2551,18 +2572,9 @@ mod tests {
                     let last = *path.last().unwrap();
                     let seed = seeds.iter().find(|s| s.0 == last).expect("ends at a seed");
                     let mut cost = seed.1 as f64;
-                    for w in path.windows(2) {
-                        let (c, n) = (w[1] as usize, w[0] as usize);
-                        let (dx, dz) = (
-                            (n % p.nx) as i64 - (c % p.nx) as i64,
-                            (n / p.nx) as i64 - (c / p.nx) as i64,
-                        );
-                        let &(_, _, step) = NEIGHBOURS
-                            .iter()
-                            .find(|&&(x, z, _)| (x, z) == (dx, dz))
-                            .expect("neighbours");
+                    for (c, n, dx, dz, len) in p.path_moves(&path) {
                         assert!(p.can_move(c, n, dx, dz, pass), "move {c} → {n}");
-                        cost += step as f64;
+                        cost += len as f64;
                     }
                     let want = dist[to] as f64;
                     assert!(cost >= want * (1.0 - 1e-6) - 1e-4, "{cost} < {want}");
