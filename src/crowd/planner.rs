@@ -115,8 +115,8 @@ const EDGES: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 const SLIDE_CELLS: f32 = 12.0;
 /// Cells of descent looked along for the farthest visible one.
 const LOOK_ALONG: usize = 96;
-/// Cells of its path ahead of where an agent was last found that are searched for the one
-/// nearest it.
+/// Cells of its path, from where an agent last joined it, searched for where it joins it now
+/// (see `Planner::follow`).
 const PATH_WINDOW: usize = 64;
 /// How far (in cells, on either axis) from the agent's cell a path cell may be to join the
 /// path at (see `Planner::follow`).
@@ -225,7 +225,7 @@ pub struct Planner {
     /// New fields per sub-step (1..=`MAX_FIELDS_PER_STEP`).
     per_step: u32,
     /// The A* search of agents' own paths, and its budget of cells left this sub-step
-    /// (`per_step` grids' worth: as much as the fields may take).
+    /// (`per_step` × cells / `SEARCH_COST`: about the time of `per_step` fields).
     search: Search,
     search_budget: u64,
     /// Each agent's path, by storage slot (see [`super::paths`]).
@@ -1627,8 +1627,8 @@ impl Planner {
         // else the farthest path cell within `PATH_STRAY` of its own that its disc slides to
         // (a few tried); else, when it is still on the line it walked from where it aimed
         // last to the point it aimed at (within two cells of it: a line of sight cuts the
-        // path's corners, off its cells), that point while still in sight. Failing those it strayed: it searches again, or
-        // over the budget (`loose`) walks straight for now.
+        // path's corners, off its cells), that point while still in sight. Failing those it
+        // strayed: it searches again, or over the budget (`loose`) walks straight for now.
         let start = self.clamped_cell(pos);
         let (sx, sz) = ((start % self.nx) as i64, (start / self.nx) as i64);
         let window = &path.cells[path.at..(path.at + PATH_WINDOW).min(path.cells.len())];
@@ -1739,9 +1739,8 @@ impl Planner {
 
     /// Searches a path of its own for the agent in `slot`, at `pos`, to the goal block and
     /// class of field key `key` (clearance `pass`), within this sub-step's budget, and aims
-    /// along it. Over the budget it follows the path it has for the goal, however far it
-    /// strayed or whatever changed (or, without one, walks straight and asks again next
-    /// sub-step). `None` when no cell near the agent is open to it or no way leads from the
+    /// along it. Over the budget it follows the path it has for the goal where it can join it,
+    /// whatever changed (else walks straight and asks again next sub-step). `None` when no cell near the agent is open to it or no way leads from the
     /// goal to it (remembered until the obstacles change).
     #[allow(clippy::too_many_arguments)]
     fn search_path(
