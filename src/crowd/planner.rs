@@ -1068,10 +1068,33 @@ impl Planner {
         self.per_step = per_step.clamp(1, MAX_FIELDS_PER_STEP);
     }
 
+    /// The index of the field of goal block `goal` and radius class `class` (clearance
+    /// `pass`): cached, repaired within the budget, or computed within the budget.
+    #[cfg(test)]
     fn field(&mut self, goal: usize, class: u32, pass: f32) -> Option<usize> {
+        let key = field_key(goal, class);
+        let cached = self.cached(key);
+        self.field_at(goal, class, pass, cached)
+    }
+
+    /// The index of the cached field of key `key`.
+    fn cached(&self, key: u64) -> Option<usize> {
+        self.keys.iter().position(|&k| k == key)
+    }
+
+    /// The index of the field of goal block `goal` and radius class `class` (clearance
+    /// `pass`), the cache already searched (`cached`: [`Self::cached`]): cached (repaired
+    /// first when stale and the budget allows), or computed within the budget (`None` over
+    /// it).
+    fn field_at(
+        &mut self,
+        goal: usize,
+        class: u32,
+        pass: f32,
+        cached: Option<usize>,
+    ) -> Option<usize> {
         self.tick += 1;
         let key = field_key(goal, class);
-        let cached = self.keys.iter().position(|&k| k == key);
         if let Some(i) = cached {
             self.fields[i].used = self.tick;
             if self.fields[i].fresh == Freshness::Fresh || self.budget == 0 {
@@ -1440,7 +1463,8 @@ impl Planner {
         let key = field_key(block, class);
         let room = self.fields.len() < self.max_fields;
         // (A cached field is used without noting a request.)
-        let field = self.keys.contains(&key) || self.shared(key, slot) || blocked && room;
+        let cached = self.cached(key);
+        let field = cached.is_some() || self.shared(key, slot) || blocked && room;
         if !field {
             // A goal no other agent headed for lately: a path of its own.
             return match self.follow(slot, pos, key, need, step, fits, false) {
@@ -1451,7 +1475,7 @@ impl Planner {
                 }
             };
         }
-        let Some(f) = self.field(block, class, pass) else {
+        let Some(f) = self.field_at(block, class, pass, cached) else {
             // Over this sub-step's field budget: a path of its own.
             return self.search_path(slot, pos, target, key, pass, need, step, fits);
         };
