@@ -4,14 +4,12 @@
 //! farthest cell of its descent along the field that it can see (string pulling), or straight
 //! at the target once it sees it.
 //!
-//! A field costs a search of the whole grid, worth it when agents share the goal. An agent
-//! whose goal no other agent asked for lately (within `SHARE_STEPS` sub-steps), or one that
-//! finds the sub-step's field budget spent, searches a path of its own instead
-//! ([`super::paths`]: A* over the field's own moves, a few times its length in cells) and
-//! follows it the same way, string pulling along the path's cells; an agent blocked by the
-//! crowd asks for the field while the cache has room (budget allowing), which offers every
-//! way round, not one. So a crowd of wanderers with schedules of their own costs a path each,
-//! not a field each that the cache cannot hold.
+//! A field costs a search of the whole grid, and a sub-step computes only a few (the route
+//! budget). An agent whose goal has no field yet, and finds the sub-step's field budget spent,
+//! searches a path of its own meanwhile ([`super::paths`]: A* over the field's own moves, a few
+//! times its length in cells) and follows it the same way, string pulling along the path's
+//! cells, until its field comes (it asks again at every route update). Before, it walked
+//! straight at its goal while it waited, and behind a wall that is no way at all.
 //!
 //! Passability is exact along the graph's own segments. Each cell has a representative point:
 //! of `REP_SAMPLES`² points spread over the cell (a third of a cell apart), the one with the
@@ -123,11 +121,6 @@ const PATH_WINDOW: usize = 64;
 const PATH_STRAY: usize = 3;
 /// Path cells near the agent tried for a straight slide, farthest along first.
 const PATH_TRIES: usize = 4;
-/// A goal is shared (and gets a distance field) when two agents ask for it within this many
-/// sub-steps: twice the sub-steps between an agent's route updates.
-const SHARE_STEPS: u64 = 2 * REPLAN_STEPS as u64;
-/// Entries of the table of goals asked for lately (`Planner::shared`).
-const REQUESTS: usize = 1024;
 /// How many times a distance field's time an A* search spends per cell it takes (a binary
 /// heap against the fields' bucket queue, and buffers marked per search): a unit of the route
 /// budget buys one field, or paths taking `cells / SEARCH_COST` cells in all.
@@ -240,9 +233,6 @@ pub struct Planner {
     changes: std::collections::VecDeque<(u64, [usize; 4])>,
     paths_found: u64,
     path_cells: u64,
-    /// Sub-steps begun, and the goals asked for lately: (field key, slot, sub-step).
-    sub_steps: u64,
-    requests: Vec<(u64, u32, u64)>,
 }
 
 impl Default for Planner {
@@ -277,8 +267,6 @@ impl Default for Planner {
             changes: std::collections::VecDeque::new(),
             paths_found: 0,
             path_cells: 0,
-            sub_steps: 0,
-            requests: Vec::new(),
         }
     }
 }
@@ -1017,7 +1005,6 @@ impl Planner {
     /// Starts a sub-step: refills the field budget and the path searches' budget.
     pub(crate) fn begin_step(&mut self) {
         self.budget = self.per_step;
-        self.sub_steps += 1;
         self.search_budget = self.per_step as u64 * (self.nx * self.nz) as u64 / SEARCH_COST;
     }
 
@@ -1408,7 +1395,6 @@ impl Planner {
     pub(crate) fn next_point(
         &mut self,
         slot: usize,
-        blocked: bool,
         pos: Vec2,
         target: Vec2,
         radius: f32,
@@ -1429,7 +1415,7 @@ impl Planner {
         // no radius.
         let own = (need, Self::pass(radius));
         for (need, pass) in [own, (self.need(0.0), Self::pass(0.0))] {
-            if let Some(route) = self.descend(slot, blocked, pos, target, need, pass, step, &fits) {
+            if let Some(route) = self.descend(slot, pos, target, need, pass, step, &fits) {
                 return route;
             }
         }
@@ -1438,16 +1424,12 @@ impl Planner {
 
     /// [`Self::next_point`] along the distance field of clearance `pass` (lines of sight
     /// asking `need` of the centre clearances): `None` when no cell within three of the
-    /// agent's is reachable in that field. A field is made for a goal that another agent
-    /// headed for lately too ([`Self::shared`]), or that a `blocked` agent heads for while the
-    /// cache has room (a field offers every way round a jam, a path one); a goal of the
-    /// agent's own with no field cached, or one over this sub-step's field budget, is reached
-    /// along a path of the agent's own, kept in slot `slot` (see [`super::paths`]).
+    /// agent's is reachable in that field. Over this sub-step's field budget, the agent
+    /// follows a path of its own meanwhile, kept in slot `slot` (see [`super::paths`]).
     #[allow(clippy::too_many_arguments)]
     fn descend(
         &mut self,
         slot: usize,
-        blocked: bool,
         pos: Vec2,
         target: Vec2,
         need: f32,
@@ -1461,20 +1443,7 @@ impl Planner {
         let block = (gx - gx % bc) + (gz - gz % bc) * self.nx;
         let class = (pass * 20.0).ceil() as u32;
         let key = field_key(block, class);
-        let room = self.fields.len() < self.max_fields;
-        // (A cached field is used without noting a request.)
         let cached = self.cached(key);
-        let field = cached.is_some() || self.shared(key, slot) || blocked && room;
-        if !field {
-            // A goal no other agent headed for lately: a path of its own.
-            return match self.follow(slot, pos, key, need, step, fits, false) {
-                Follow::Point(p) => Some((p, false)),
-                Follow::Unreachable => None,
-                Follow::Search | Follow::NoPath => {
-                    self.search_path(slot, pos, target, key, pass, need, step, fits)
-                }
-            };
-        }
         let Some(f) = self.field_at(block, class, pass, cached) else {
             // Over this sub-step's field budget: a path of its own.
             return self.search_path(slot, pos, target, key, pass, need, step, fits);
@@ -1582,21 +1551,6 @@ impl Planner {
             probe *= 2;
         }
         chosen
-    }
-
-    /// Notes that the agent in `slot` asks for the goal of field key `key`; returns whether
-    /// another agent asked for it within the last `SHARE_STEPS` sub-steps (a field of it
-    /// would be shared). A direct-mapped table of `REQUESTS` entries: a collision forgets
-    /// the older goal, which at worst gives an agent a path where a field would serve.
-    fn shared(&mut self, key: u64, slot: usize) -> bool {
-        let i = (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 54) as usize % REQUESTS;
-        if self.requests.len() < REQUESTS {
-            self.requests.resize(REQUESTS, (u64::MAX, u32::MAX, 0));
-        }
-        let (k, s, at) = self.requests[i];
-        let shared = k == key && s != slot as u32 && self.sub_steps - at <= SHARE_STEPS;
-        self.requests[i] = (key, slot as u32, self.sub_steps);
-        shared
     }
 
     /// Where the agent in `slot`, at `pos`, stands with its path to the goal of field key
@@ -1761,10 +1715,11 @@ impl Planner {
         })
     }
 
-    /// Searches a path of its own for the agent in `slot`, at `pos`, to the goal block and
-    /// class of field key `key` (clearance `pass`), within this sub-step's budget, and aims
-    /// along it. Over the budget it follows the path it has for the goal where it can join it,
-    /// whatever changed (else walks straight and asks again next sub-step). `None` when no cell near the agent is open to it or no way leads from the
+    /// Aims the agent in `slot`, at `pos`, along a path of its own to the goal block and class
+    /// of field key `key` (clearance `pass`): the one it has, while it can join it and no
+    /// change touched it ahead, else one searched within this sub-step's budget. Over the
+    /// budget it follows the path it has where it can join it, whatever changed (else walks
+    /// straight and asks again next sub-step). `None` when no cell near the agent is open to it or no way leads from the
     /// goal to it (remembered until the obstacles change).
     #[allow(clippy::too_many_arguments)]
     fn search_path(
@@ -1778,12 +1733,14 @@ impl Planner {
         step: f32,
         fits: &impl Fn(Vec2) -> bool,
     ) -> Option<(Vec2, bool)> {
-        if self.search_budget == 0 {
-            return match self.follow(slot, pos, key, need, step, fits, true) {
-                Follow::Point(p) => Some((p, false)),
-                Follow::Unreachable => None,
-                Follow::Search | Follow::NoPath => Some((target, false)),
-            };
+        // The path it has for this goal, while it can join it (and, within the budget, while no
+        // change touched it ahead).
+        let loose = self.search_budget == 0;
+        match self.follow(slot, pos, key, need, step, fits, loose) {
+            Follow::Point(p) => return Some((p, false)),
+            Follow::Unreachable => return None,
+            Follow::Search | Follow::NoPath if loose => return Some((target, false)),
+            Follow::Search | Follow::NoPath => {}
         }
         // The agent's cell; when it is closed to the agent (squeezed against a wall), the
         // nearest open cell within three that its disc slides to in a straight line (so not
@@ -2655,18 +2612,27 @@ mod tests {
     }
 
     #[test]
-    fn agents_with_goals_of_their_own_follow_paths_of_their_own() {
-        // Eight agents, each heading for a goal no other shares, through the one gap in a
-        // wall: no field is made, each searches a path, and every one arrives (walking
-        // straight, all but the one in line with the gap press into the wall). Two threads
-        // give the same bits.
+    fn agents_over_the_field_budget_follow_paths_until_their_fields_come() {
+        // Eight agents, each heading for a goal of its own through the one gap in a wall, and
+        // a budget of one field per step: the first step makes one field and the other seven
+        // agents search paths (walking straight, all but the one in line with the gap would
+        // press into the wall); every agent arrives, the fields come one a step as agents ask
+        // again, and two threads give the same bits.
         let mut c = wall_with_a_gap(16);
+        c.set_route_budget(1).unwrap();
         for i in 0..8 {
             let x = -14.0 + 3.0 * i as f32;
             walker(&mut c, (x, -6.0), (x + 1.0, 6.0));
         }
         let mut two = c.clone();
-        let mut t = 0.0;
+        c.step(0.1, 1).unwrap();
+        two.step(0.1, 2).unwrap();
+        let p = c.planner();
+        assert_eq!(p.fields_computed(), 1);
+        // (The agent in line with the gap sees its goal: it needs neither.)
+        assert_eq!(p.paths_found().0, 6);
+        assert!(p.path_bytes() > 0);
+        let mut t = 0.1;
         while !all_arrived(&c) && t < 120.0 {
             c.step(0.1, 1).unwrap();
             two.step(0.1, 2).unwrap();
@@ -2676,12 +2642,9 @@ mod tests {
         // The farthest walks ~20 m to the gap and 8 m on: about 30 s at 1.3 m/s.
         assert!(t < 45.0, "last arrived at {t} s");
         let p = c.planner();
-        assert_eq!(p.fields_computed(), 0);
+        assert!(p.fields_computed() >= 7, "{} fields", p.fields_computed());
         let (found, taken) = p.paths_found();
-        // (The agent in line with the gap sees its goal: it needs none.)
-        assert!(found >= 7, "{found} paths");
         assert!(taken < found * p.cells() as u64 / 4, "{taken} cells taken");
-        assert!(p.path_bytes() > 0);
         let bits = |c: &Crowd| {
             c.agents()
                 .flat_map(|(_, a)| [a.position.x.to_bits(), a.position.z.to_bits()])
@@ -2691,60 +2654,70 @@ mod tests {
     }
 
     #[test]
-    fn two_agents_sharing_a_goal_share_a_field_and_a_lone_one_keeps_its_path() {
+    fn a_removed_agent_leaves_no_path_to_its_slot() {
         let mut c = wall_with_a_gap(8);
+        c.set_route_budget(1).unwrap();
         walker(&mut c, (-10.0, -6.0), (0.0, 6.0));
-        walker(&mut c, (-6.0, -6.0), (0.0, 6.0));
-        let lone = walker(&mut c, (12.0, -6.0), (15.0, 6.0));
-        step(&mut c, 30);
-        let p = c.planner();
-        assert_eq!(p.fields_computed(), 1, "the shared goal's field");
-        let (found, _) = p.paths_found();
-        // The lone agent's path, and the first of the pair's until the second asked.
-        assert!((1..=2).contains(&found), "{found} paths");
-        // Removed and its slot reused: the new agent does not inherit the old path.
-        c.remove_agent(lone).unwrap();
-        walker(&mut c, (-18.0, -8.0), (15.0, 6.0));
+        let second = walker(&mut c, (12.0, -6.0), (15.0, 6.0));
         step(&mut c, 1);
-        assert_eq!(c.planner().paths_found().0, found + 1);
+        let slot = (second.0 & ((1 << 22) - 1)) as usize;
+        assert!(!c.planner().paths[slot].cells.is_empty(), "over the budget: a path");
+        c.remove_agent(second).unwrap();
+        assert!(c.planner().paths[slot].cells.is_empty());
+        let third = walker(&mut c, (-18.0, -8.0), (15.0, 6.0));
+        assert_eq!((third.0 & ((1 << 22) - 1)) as usize, slot, "the slot is reused");
+        assert!(c.planner().paths[slot].cells.is_empty());
     }
 
     #[test]
     fn obstacles_changed_on_a_path_have_it_searched_again_and_far_ones_do_not() {
-        let mut c = wall_with_a_gap(4);
-        walker(&mut c, (-10.0, -6.0), (-12.0, 6.0));
-        step(&mut c, 15);
-        let (found, _) = c.planner().paths_found();
-        assert_eq!(found, 1);
-        // A post far from the way (inside the grid, so it is not laid anew): kept.
-        c.add_obstacle(Obstacle::Circle {
+        // On the planner itself, with no field budget left: an agent's path is searched once,
+        // kept across a change far from it, searched again after a change on it.
+        let mut c = wall_with_a_gap(1);
+        let mut shapes = shapes_of(&c);
+        let mut p = Planner::default();
+        p.rebuild(&shapes);
+        let (pos, target) = (Vec2::new(-10.0, -6.0), Vec2::new(-12.0, 6.0));
+        let ask = |p: &mut Planner| {
+            p.begin_step();
+            p.budget = 0;
+            p.next_point(0, pos, target, 0.3, |_| true)
+        };
+        let (point, last) = ask(&mut p);
+        assert!(!last && point.x > -10.0, "toward the gap, not the goal: {point}");
+        assert_eq!(p.paths_found().0, 1);
+        assert_eq!(ask(&mut p).0, point);
+        assert_eq!(p.paths_found().0, 1, "followed, not searched again");
+        // A post far from the way (inside the posts: the grid is kept).
+        let far = Obstacle::Circle {
             center: Vec3::new(15.0, 0.0, 8.0),
+            radius: 0.5,
+        };
+        let far = far.shape().unwrap();
+        shapes.push(Some(far));
+        assert!(p.update(&shapes, &[far]));
+        ask(&mut p);
+        assert_eq!(p.paths_found().0, 1, "a far change keeps the path");
+        // A post in the gap, leaving room to pass.
+        let near = Obstacle::Circle {
+            center: Vec3::new(7.0, 0.0, 0.0),
+            radius: 0.4,
+        };
+        let near = near.shape().unwrap();
+        shapes.push(Some(near));
+        assert!(p.update(&shapes, &[near]));
+        ask(&mut p);
+        assert_eq!(p.paths_found().0, 2, "the path through the gap is searched again");
+        // A re-laid grid drops it.
+        c.add_obstacle(Obstacle::Circle {
+            center: Vec3::new(60.0, 0.0, 0.0),
             radius: 0.5,
         })
         .unwrap();
-        step(&mut c, 25);
-        assert_eq!(
-            c.planner().paths_found().0,
-            found,
-            "a far change keeps the path"
-        );
-        // A post in the gap, leaving room to pass: searched again, and the agent arrives.
-        c.add_obstacle(Obstacle::Circle {
-            center: Vec3::new(7.0, 0.0, 0.0),
-            radius: 0.4,
-        })
-        .unwrap();
-        step(&mut c, 12);
-        assert!(
-            c.planner().paths_found().0 > found,
-            "the path through the gap"
-        );
-        let mut t = 0.0;
-        while !all_arrived(&c) && t < 90.0 {
-            step(&mut c, 1);
-            t += 0.1;
-        }
-        assert!(all_arrived(&c), "arrived");
+        let shapes = shapes_of(&c);
+        p.rebuild(&shapes);
+        ask(&mut p);
+        assert_eq!(p.paths_found().0, 3);
     }
 
     #[test]
@@ -3098,8 +3071,7 @@ mod tests {
         c.set_route_mode(id, RouteMode::Planned).unwrap();
         step(c, 1);
         assert_eq!(grid_bits(c.planner()), fresh(c));
-        // (A goal of its own: a path, not a field.)
-        assert!(c.planner().paths_found().0 > 0);
+        assert!(c.planner().fields_computed() > 0);
         // Removed: no planned agent is left.
         c.remove_agent(id).unwrap();
         moved(c, 3);

@@ -884,8 +884,7 @@ impl Crowd {
                 let r = a.radius;
                 let depth = obstacle_distance(pos, r, shapes, og).min(r) - 1e-3 * r;
                 let fits = |p: Vec2| obstacle_distance(p, r, shapes, og) >= depth;
-                let blocked = a.state == AgentState::Blocked;
-                let (point, last) = self.planner.next_point(slot, blocked, pos, target, r, fits);
+                let (point, last) = self.planner.next_point(slot, pos, target, r, fits);
                 // A straight fallback (no field yet) is retried next sub-step.
                 let age = if last || point != target {
                     REPLAN_STEPS
