@@ -275,10 +275,10 @@ WfStatus wf_crowd_set_defaults(struct WfCrowd *crowd,
 // bytes, the planning grid having about 65 536 cells at most (256 KiB per field); a field
 // made stale by an obstacle change also holds a repair list under an eighth of its size. The
 // default and the most accepted is 512 (128 MiB; 144 MiB with every field stale). Lowering
-// it below the fields now cached frees the least recently used ones at once. A goal only one
-// agent heads for gets an A* path of that agent's own (4 bytes per path cell), not a field.
-// A cache smaller than the number of shared goals in use thrashes: agents follow paths of
-// their own while they wait for a field, which serve a jam less well. 0 or more than 512:
+// it below the fields now cached frees the least recently used ones at once. A cache
+// smaller than the number of distinct goals in use thrashes: agents walk straight at their
+// targets while they wait for a field, so they arrive later and may stick behind obstacles
+// for a while. 0 or more than 512:
 // `WF_STATUS_INVALID_ARGUMENT`, and nothing changes.
 //
 // # Safety
@@ -296,12 +296,11 @@ WfStatus wf_crowd_route_cache(const struct WfCrowd *crowd,
 
 // Bounds the route planning done per sub-step (route mode `WF_ROUTE_PLANNED`): at most
 // `fields_per_step` distance fields are computed, or stale ones repaired, in each (4 unless
-// set), and agents' own A* path searches take at most `fields_per_step` × an eighth of the
-// planning cells. A field costs up to about 1.3 ms on the finest planning grid (65 536
-// cells), so the budget bounds the planner's share of a frame, as Unity's
-// `pathfindingIterationsPerFrame` does for its NavMesh: lower keeps frames short when many
-// agents plan (they walk straight while they wait for a route), higher gets routes sooner.
-// 0 or more than 64: `WF_STATUS_INVALID_ARGUMENT`, and nothing changes.
+// set). A field costs up to about 1.3 ms on the finest planning grid (65 536 cells), so the
+// budget bounds the planner's share of a frame, as Unity's `pathfindingIterationsPerFrame`
+// does for its NavMesh: lower keeps frames short when many agents plan to goals of their own
+// (they walk straight while they wait for a route), higher gets routes sooner. 0 or more
+// than 64: `WF_STATUS_INVALID_ARGUMENT`, and nothing changes.
 //
 // # Safety
 // `crowd` must be NULL or a live crowd.

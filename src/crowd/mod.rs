@@ -17,7 +17,6 @@ mod cull;
 pub mod grid;
 mod kernels;
 pub mod obstacle;
-pub mod paths;
 pub mod planner;
 mod scan;
 pub mod scenario;

@@ -513,7 +513,6 @@ impl Crowd {
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), CrowdError> {
         let a = self.agents.remove(id.0)?;
         self.planned -= usize::from(a.route_mode == RouteMode::Planned);
-        self.planner.forget_path((id.0 & SLOT_MASK) as usize);
         Ok(())
     }
 
@@ -621,7 +620,6 @@ impl Crowd {
         a.next_waypoint = 0;
         a.plan.2 = 0;
         self.planned = self.planned - usize::from(was) + usize::from(mode == RouteMode::Planned);
-        self.planner.forget_path(self.agents.slot(id.0)?);
         Ok(())
     }
 
@@ -743,13 +741,12 @@ impl Crowd {
     /// recently used ones at once and frees their memory ([`Planner::field_bytes`] reports
     /// what is held).
     ///
-    /// The trade-off: a cache smaller than the number of shared goals in use thrashes. Each
+    /// The trade-off: a cache smaller than the number of distinct goals in use thrashes. Each
     /// sub-step computes at most [`FIELDS_PER_STEP`](super::planner::FIELDS_PER_STEP) new
-    /// fields, and an agent waiting for its field follows a path of its own meanwhile (an A*
-    /// search within the same budget; walking straight while that is spent too), which serves
-    /// a lone agent well but a jam less well than a field. A goal only one agent heads for
-    /// gets a path, not a field, so wanderers with goals of their own do not fill the cache.
-    /// Results stay deterministic and the same for any thread count.
+    /// fields, and an agent waiting for its field walks straight at its target meanwhile, so
+    /// with many agents heading for goals of their own they reach them later, and some stick
+    /// behind obstacles for a while (see [`MAX_FIELDS`]). Results stay deterministic and the
+    /// same for any thread count.
     ///
     /// `max_fields` must be in `1..=MAX_FIELDS`: 0 and values above [`MAX_FIELDS`] are refused
     /// with [`CrowdError::InvalidArgument`] (not clamped), and nothing changes.
@@ -767,14 +764,12 @@ impl Crowd {
 
     /// Bounds the route planning done per sub-step: at most `fields_per_step` distance fields
     /// are computed, or stale ones repaired, in each
-    /// ([`FIELDS_PER_STEP`](super::planner::FIELDS_PER_STEP) = 4 unless set), and the agents'
-    /// own path searches take at most `fields_per_step` × an eighth of the planning grid's
-    /// cells (about the time of as many fields). A field costs up to ~1.3 ms on the finest
-    /// planning grid here (65 536 cells), so the budget bounds the planner's share of a frame,
-    /// as Unity's `pathfindingIterationsPerFrame` does for its NavMesh: a lower budget keeps
-    /// frames short when many agents plan, and they wait longer for their routes (walking
-    /// straight meanwhile); a higher one gets routes sooner. Results stay deterministic and the
-    /// same for any thread count.
+    /// ([`FIELDS_PER_STEP`](super::planner::FIELDS_PER_STEP) = 4 unless set). A
+    /// field costs up to ~1.3 ms on the finest planning grid here (65 536 cells), so the budget
+    /// bounds the planner's share of a frame, as Unity's `pathfindingIterationsPerFrame` does
+    /// for its NavMesh: a lower budget keeps frames short when many agents plan to goals of
+    /// their own, and they wait longer for their routes (walking straight meanwhile); a higher
+    /// one gets routes sooner. Results stay deterministic and the same for any thread count.
     ///
     /// `fields_per_step` must be in `1..=MAX_FIELDS_PER_STEP` (64): 0 and values above are
     /// refused with [`CrowdError::InvalidArgument`] (not clamped), and nothing changes.
@@ -884,7 +879,7 @@ impl Crowd {
                 let r = a.radius;
                 let depth = obstacle_distance(pos, r, shapes, og).min(r) - 1e-3 * r;
                 let fits = |p: Vec2| obstacle_distance(p, r, shapes, og) >= depth;
-                let (point, last) = self.planner.next_point(slot, pos, target, r, fits);
+                let (point, last) = self.planner.next_point(pos, target, r, fits);
                 // A straight fallback (no field yet) is retried next sub-step.
                 let age = if last || point != target {
                     REPLAN_STEPS

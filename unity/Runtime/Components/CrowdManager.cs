@@ -25,13 +25,13 @@ namespace Wayfarer.Components
         bool _keepHeight = true;
 
         [SerializeField, Range(1, CrowdSimulation.MaxRouteCache), Tooltip("Most distance fields cached for planned routes, " +
-            "each 4 bytes per planning cell (up to ~256 KiB): at most this × 256 KiB. Goals only one agent heads for get " +
-            "paths of their own instead; fewer than the shared goals thrashes (agents follow paths while they wait).")]
+            "each 4 bytes per planning cell (up to ~256 KiB): at most this × 256 KiB. Fewer than the agents' distinct goals " +
+            "thrashes (agents walk straight while they wait for a field).")]
         int _routeCache = CrowdSimulation.MaxRouteCache;
 
         [SerializeField, Range(1, CrowdSimulation.MaxRouteBudget), Tooltip("Most distance fields computed per step for " +
-            "planned routes (each up to ~1.3 ms on the largest planning grid), and as much time again for agents' own " +
-            "paths: lower keeps frames short when many agents plan, higher gets their routes sooner.")]
+            "planned routes (each up to ~1.3 ms on the largest planning grid): lower keeps frames short when many agents " +
+            "plan to goals of their own, higher gets their routes sooner.")]
         int _routeBudget = CrowdSimulation.DefaultRouteBudget;
 
         [SerializeField, Tooltip("Widest instruction set the crowd step may use (the best this CPU has up to it). " +

@@ -83,10 +83,9 @@ namespace Wayfarer.Crowd
         /// at once when the cap is lowered). Each holds 4 bytes per planning cell (about 65 536 cells
         /// at most: 256 KiB), so the cache holds at most maxFields × cells × 4 bytes: 128 MiB at the
         /// default <see cref="MaxRouteCache"/> (a field made stale by an obstacle change also holds a
-        /// repair list under an eighth of its size: 144 MiB at most). A goal only one agent heads for gets
-        /// an A* path of that agent's own (4 bytes per path cell), not a field. A cache smaller than the
-        /// number of shared goals in use thrashes: agents follow paths of their own while they wait for a
-        /// field, which serve a jam less well. 1..<see cref="MaxRouteCache"/>; anything else throws
+        /// repair list under an eighth of its size: 144 MiB at most). A cache smaller than the number of distinct goals in
+        /// use thrashes: agents walk straight at their targets while they wait for a field, so they
+        /// arrive later. 1..<see cref="MaxRouteCache"/>; anything else throws
         /// <see cref="WayfarerException"/> with <c>InvalidArgument</c> and changes nothing.
         /// </summary>
         public void SetRouteCache(int maxFields)
@@ -97,12 +96,11 @@ namespace Wayfarer.Crowd
         /// <summary>
         /// Bounds the route planning done per sub-step (<see cref="RouteMode.Planned"/>): at most
         /// <paramref name="fieldsPerStep"/> distance fields are computed, or stale ones repaired, in each
-        /// (<see cref="DefaultRouteBudget"/> unless set), and agents' own A* path searches take at most
-        /// fieldsPerStep × an eighth of the planning cells. A field costs up to about 1.3 ms on the finest
+        /// (<see cref="DefaultRouteBudget"/> unless set). A field costs up to about 1.3 ms on the finest
         /// planning grid (65 536 cells), so the budget bounds the planner's share of a frame, as
         /// <c>NavMesh.pathfindingIterationsPerFrame</c> does for Unity's NavMesh: lower keeps frames short
-        /// when many agents plan (they walk straight while they wait for a route), higher gets routes
-        /// sooner. 1..<see cref="MaxRouteBudget"/>; anything else throws
+        /// when many agents plan to goals of their own (they walk straight while they wait for a route),
+        /// higher gets routes sooner. 1..<see cref="MaxRouteBudget"/>; anything else throws
         /// <see cref="WayfarerException"/> with <c>InvalidArgument</c> and changes nothing.
         /// </summary>
         public void SetRouteBudget(int fieldsPerStep)
