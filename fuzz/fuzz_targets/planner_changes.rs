@@ -3,10 +3,11 @@
 //! planning grid and the route planner updates locally; planned agents of fuzzed sizes and goals;
 //! then fuzzed moves, adds, removals, route-cache caps, posts moved in or out (the grid outgrown,
 //! kept or re-laid), agents switched between planned and straight routes (the planner left stale,
-//! then brought up to date) and steps. The fuzz build has debug assertions on, under which the
-//! planner checks every local update against a rebuild and every repaired distance field against
-//! one computed afresh (bit for bit), so a wrong update or repair is a panic here. After every step
-//! each agent is finite or flagged invalid.
+//! then brought up to date), given new goals or replaced by new agents in their slots, and steps.
+//! The fuzz build has debug assertions on, under which the planner checks every local update
+//! against a rebuild and every repaired distance field against one computed afresh (bit for bit),
+//! so a wrong update or repair is a panic here. After every step each agent is finite or flagged
+//! invalid.
 #![no_main]
 
 use arbitrary::{Result, Unstructured};
@@ -80,7 +81,7 @@ fn run(u: &mut Unstructured) -> Result<()> {
     }
     c.step(0.1, 1).expect("a valid step");
     for _ in 0..u.int_in_range(1..=24)? {
-        match u.arbitrary::<u8>()? % 10 {
+        match u.arbitrary::<u8>()? % 11 {
             0..=2 if !ids.is_empty() => {
                 // Moved: removed and added where it now is.
                 let k = u.choose_index(ids.len())?;
@@ -111,6 +112,24 @@ fn run(u: &mut Unstructured) -> Result<()> {
                     RouteMode::Direct
                 };
                 c.set_route_mode(agents[k], mode).expect("a live agent");
+            }
+            8 => {
+                // A new goal, or the agent replaced by another in its slot.
+                let k = u.choose_index(agents.len())?;
+                let goal = Vec3::new(coord(u, 18.0)?, 0.0, coord(u, 18.0)?);
+                if u.arbitrary()? {
+                    c.set_target(agents[k], goal, 0.3).expect("a live agent");
+                } else {
+                    c.remove_agent(agents[k]).expect("a live agent");
+                    let p = Vec3::new(coord(u, 18.0)?, 0.0, coord(u, 18.0)?);
+                    let id = c
+                        .add_agent(p, 0.0, size(u, 0.5, 3.0)?, size(u, 0.05, 2.0)?)
+                        .expect("room for the agent");
+                    c.set_target(id, goal, 0.3).expect("a live agent");
+                    c.set_route_mode(id, RouteMode::Planned)
+                        .expect("a live agent");
+                    agents[k] = id;
+                }
             }
             _ => {
                 c.step(0.1, 1).expect("a valid step");
