@@ -1,5 +1,5 @@
 //! Times the crowd step on the speed benchmark's scene ([`Scenario::benchmark`]), step by step:
-//! `cargo run --release --example crowd_timer -- [agents] [steps] [threads] [simd] [planned]`
+//! `cargo run --release --example crowd_timer -- [agents] [steps] [threads] [simd] [planned|moving]`
 //! (defaults 10000, 100, 1; a fourth argument `portable` or `avx2` caps the lane kernels, and a
 //! fifth, `planned`, has every agent plan its route to its goal, or `moving` moves a 2 m disc
 //! 0.1 m through the scene before every step, as a dynamic obstacle does: removed and added).
