@@ -12,12 +12,9 @@ use glam::Vec3;
 use wayfarer::crowd::scenario::Scenario;
 use wayfarer::crowd::{Obstacle, RouteMode, Simd};
 
-fn arg(i: usize, default: usize) -> usize {
-    std::env::args()
-        .nth(i)
-        .map(|s| s.parse().expect("a whole number"))
-        .unwrap_or(default)
-}
+#[path = "common/args.rs"]
+mod args;
+use args::arg;
 
 fn main() {
     let (n, steps, threads) = (arg(1, 10_000), arg(2, 100).max(1), arg(3, 1));

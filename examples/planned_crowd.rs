@@ -12,12 +12,9 @@ use glam::Vec3;
 use wayfarer::crowd::scenario::Scenario;
 use wayfarer::crowd::{AgentState, Obstacle, RouteMode};
 
-fn arg(i: usize, default: usize) -> usize {
-    std::env::args()
-        .nth(i)
-        .map(|s| s.parse().expect("a whole number"))
-        .unwrap_or(default)
-}
+#[path = "common/args.rs"]
+mod args;
+use args::arg;
 
 fn main() {
     let (n, steps, budget) = (arg(1, 1000), arg(2, 1500).max(1), arg(3, 4));
