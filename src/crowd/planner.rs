@@ -28,6 +28,8 @@
 //! obstacle that keeps moving outward re-lays the grid only now and then.
 
 use std::cmp::Reverse;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use glam::{DVec2, Vec2};
 
@@ -159,6 +161,30 @@ fn field_key(goal: usize, class: u32) -> u64 {
     (goal as u64) << 32 | class as u64
 }
 
+/// The hash of a [`field_key`] (a multiply of its bits, folded: the keys are not chosen by an
+/// adversary, and a lookup is one multiply; no seed, so the same keys hash the same way on
+/// every run, though no result depends on it).
+#[derive(Clone, Copy, Debug, Default)]
+struct KeyHash(u64);
+
+impl Hasher for KeyHash {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn finish(&self) -> u64 {
+        // The product's high half, where every key bit reaches, folded onto the low half too
+        // (the table takes its bucket from the low bits and its tag from the top ones).
+        self.0 ^ self.0 >> 32
+    }
+}
+
 /// The route planner of a crowd.
 #[derive(Clone, Debug)]
 pub struct Planner {
@@ -179,9 +205,10 @@ pub struct Planner {
     /// (+1, 0), (0, +1), (+1, +1), (−1, +1) (capped; 0 where the neighbour is off the grid).
     edge: Vec<[f32; 4]>,
     fields: Vec<Field>,
-    /// `field_key` of each of `fields`, in the same order (a lookup scans these 8 bytes per
-    /// field, not the fields).
-    keys: Vec<u64>,
+    /// The index in `fields` of each field by its `field_key` (a lookup is one probe, not a
+    /// scan of up to [`MAX_FIELDS`] keys: a crowd with thousands of goals asks every agent's
+    /// every sub-step).
+    keys: HashMap<u64, u32, BuildHasherDefault<KeyHash>>,
     /// Most fields cached (1..=[`MAX_FIELDS`]).
     max_fields: usize,
     tick: u64,
@@ -209,7 +236,7 @@ impl Default for Planner {
             rep_clear: Vec::new(),
             edge: Vec::new(),
             fields: Vec::new(),
-            keys: Vec::new(),
+            keys: HashMap::default(),
             max_fields: MAX_FIELDS,
             tick: 0,
             computed: 0,
@@ -756,9 +783,7 @@ impl Planner {
             self.fields.sort_unstable_by_key(|f| Reverse(f.used));
             self.fields.truncate(max_fields);
             self.fields.shrink_to_fit();
-            self.keys.clear();
-            self.keys
-                .extend(self.fields.iter().map(|f| field_key(f.goal, f.class)));
+            self.index_keys();
         }
     }
 
@@ -936,6 +961,33 @@ impl Planner {
         ((GOAL_BLOCK / self.cell).round() as usize).max(1)
     }
 
+    /// The first cell of the goal block holding `target` (the goal of its fields).
+    fn goal_block(&self, target: Vec2) -> usize {
+        let goal = self.clamped_cell(target);
+        let bc = self.block_cells();
+        let (gx, gz) = (goal % self.nx, goal / self.nx);
+        (gx - gx % bc) + (gz - gz % bc) * self.nx
+    }
+
+    /// The clearance class of the fields for clearance `pass`.
+    fn class(pass: f32) -> u32 {
+        (pass * 20.0).ceil() as u32
+    }
+
+    /// Whether [`Self::field`] would give the field of goal block `goal` for clearance `pass`
+    /// now: it is cached, or this sub-step's budget can compute it. (It changes nothing: no
+    /// use is recorded.)
+    fn field_ready(&self, goal: usize, pass: f32) -> bool {
+        self.budget > 0 || self.keys.contains_key(&field_key(goal, Self::class(pass)))
+    }
+
+    /// Indexes every cached field by its key afresh.
+    fn index_keys(&mut self) {
+        self.keys.clear();
+        let keys = self.fields.iter().map(|f| field_key(f.goal, f.class));
+        self.keys.extend(keys.zip(0..));
+    }
+
     /// Starts a sub-step: refills the field budget.
     pub(crate) fn begin_step(&mut self) {
         self.budget = self.per_step;
@@ -956,7 +1008,8 @@ impl Planner {
     fn field(&mut self, goal: usize, class: u32, pass: f32) -> Option<usize> {
         self.tick += 1;
         let key = field_key(goal, class);
-        let cached = self.keys.iter().position(|&k| k == key);
+        debug_assert_eq!(self.keys.len(), self.fields.len(), "one key per field");
+        let cached = self.keys.get(&key).map(|&i| i as usize);
         if let Some(i) = cached {
             self.fields[i].used = self.tick;
             if self.fields[i].fresh == Freshness::Fresh || self.budget == 0 {
@@ -993,14 +1046,19 @@ impl Planner {
         self.budget -= 1;
         let mut dist = if self.fields.len() >= self.max_fields {
             let i = least_used(&self.fields, |f| f.used);
-            self.keys.swap_remove(i);
-            self.fields.swap_remove(i).dist
+            let gone = self.fields.swap_remove(i);
+            self.keys.remove(&field_key(gone.goal, gone.class));
+            if let Some(moved) = self.fields.get(i) {
+                self.keys
+                    .insert(field_key(moved.goal, moved.class), i as u32);
+            }
+            gone.dist
         } else {
             Vec::new()
         };
         self.computed += 1;
         let seeds = self.compute(&mut dist, goal, pass);
-        self.keys.push(key);
+        self.keys.insert(key, self.fields.len() as u32);
         self.fields.push(Field {
             goal,
             class,
@@ -1273,9 +1331,17 @@ impl Planner {
         }
         let need = self.need(radius);
         let step = (0.25 * radius).max(0.125 * self.cell);
-        if pos.distance(target) <= 2.0 * radius + self.cell
-            || self.clear_line(pos, target, need, step, &fits)
-        {
+        if pos.distance(target) <= 2.0 * radius + self.cell {
+            return (target, true);
+        }
+        // Waiting for a field this sub-step cannot give (none cached, the budget spent): walk
+        // straight, ask again next sub-step. Decided before the line of sight, which it would
+        // not change but for the `true` of a clear line, and which costs most on the long
+        // lines of goals far away (a crowd with thousands of goals of its own waits here).
+        if !self.field_ready(self.goal_block(target), Self::pass(radius)) {
+            return (target, false);
+        }
+        if self.clear_line(pos, target, need, step, &fits) {
             return (target, true);
         }
         // The agent's own field; when no cell near the agent is reachable in it (it stands in a
@@ -1302,11 +1368,8 @@ impl Planner {
         step: f32,
         fits: &impl Fn(Vec2) -> bool,
     ) -> Option<(Vec2, bool)> {
-        let goal = self.clamped_cell(target);
-        let bc = self.block_cells();
-        let (gx, gz) = (goal % self.nx, goal / self.nx);
-        let block = (gx - gx % bc) + (gz - gz % bc) * self.nx;
-        let class = (pass * 20.0).ceil() as u32;
+        let block = self.goal_block(target);
+        let class = Self::class(pass);
         let Some(f) = self.field(block, class, pass) else {
             // Over this sub-step's budget: walk straight for now, ask again next sub-step.
             return Some((target, false));
@@ -2114,13 +2177,6 @@ mod tests {
         assert!(local * 2 > rounds, "{local} of {rounds} rounds local");
     }
 
-    /// The goal block of `target` (as [`Planner::descend`] finds it).
-    fn block_of(p: &Planner, target: Vec2) -> usize {
-        let (goal, bc) = (p.clamped_cell(target), p.block_cells());
-        let (gx, gz) = (goal % p.nx, goal / p.nx);
-        (gx - gx % bc) + (gz - gz % bc) * p.nx
-    }
-
     /// The fields for these goals and radii, computed as a fresh planner over `shapes` on
     /// `like`'s grid would.
     fn fresh_fields(
@@ -2133,10 +2189,49 @@ mod tests {
         let mut out = Vec::new();
         for &(goal, r) in wanted {
             let pass = Planner::pass(r);
-            let i = p.field(goal, (pass * 20.0).ceil() as u32, pass).unwrap();
+            let i = p.field(goal, Planner::class(pass), pass).unwrap();
             out.push(p.fields[i].dist.iter().map(|d| d.to_bits()).collect());
         }
         out
+    }
+
+    #[test]
+    fn an_agent_waiting_for_a_field_walks_straight_and_tests_no_line() {
+        // Agents all over an obstacle field ask for far goals. While no field can come (none
+        // cached, the budget spent), each walks straight at its target and no line of sight is
+        // tested; once its field is cached, the budget spent does not matter: the same answer as
+        // when it was computed, lines tested.
+        let shapes = shapes_of(&Scenario::obstacle_field(0, 60, 5).crowd);
+        let mut p = Planner::default();
+        p.rebuild(&shapes);
+        let tests = core::cell::Cell::new(0u32);
+        let fits = |_: Vec2| {
+            tests.set(tests.get() + 1);
+            true
+        };
+        let target = Vec2::new(14.0, 15.0);
+        let mut routed = 0;
+        for i in 0..64 {
+            let pos = Vec2::new(-16.0 + (i % 8) as f32 * 2.3, -16.0 + (i / 8) as f32 * 2.1);
+            p.budget = 0;
+            let waiting = p.fields_cached() == 0;
+            tests.set(0);
+            let route = p.next_point(pos, target, 0.3, fits);
+            if waiting {
+                assert_eq!(route, (target, false), "walks straight while waiting");
+                assert_eq!(tests.get(), 0, "no line tested while waiting");
+                p.budget = 1;
+                let route = p.next_point(pos, target, 0.3, fits);
+                assert_eq!(p.fields_cached(), 1);
+                p.budget = 0;
+                tests.set(0);
+                assert_eq!(p.next_point(pos, target, 0.3, fits), route);
+            }
+            assert!(tests.get() > 0, "lines tested once the field is cached");
+            routed += usize::from(p.next_point(pos, target, 0.3, fits).0 != target);
+        }
+        assert!(routed > 10, "{routed} of 64 walk round obstacles");
+        assert_eq!(p.fields_computed(), 1);
     }
 
     #[test]
@@ -2151,7 +2246,7 @@ mod tests {
         ];
         let wanted: Vec<(usize, f32)> = goals
             .iter()
-            .flat_map(|&g| [0.3, 0.6, 1.2].map(|r| (block_of(&p, g), r)))
+            .flat_map(|&g| [0.3, 0.6, 1.2].map(|r| (p.goal_block(g), r)))
             .collect();
         let ask = |p: &mut Planner, budget: u32| -> Vec<Option<Vec<u32>>> {
             p.budget = budget;
@@ -2159,7 +2254,7 @@ mod tests {
                 .iter()
                 .map(|&(goal, r)| {
                     let pass = Planner::pass(r);
-                    let i = p.field(goal, (pass * 20.0).ceil() as u32, pass)?;
+                    let i = p.field(goal, Planner::class(pass), pass)?;
                     Some(p.fields[i].dist.iter().map(|d| d.to_bits()).collect())
                 })
                 .collect()
@@ -2237,7 +2332,7 @@ mod tests {
         ];
         let wanted: Vec<(usize, f32)> = goals
             .iter()
-            .flat_map(|&g| [0.25, 0.6, 1.3].map(|r| (block_of(&p, g), r)))
+            .flat_map(|&g| [0.25, 0.6, 1.3].map(|r| (p.goal_block(g), r)))
             .collect();
         let mut seeds_changed = 0;
         for round in 0..40 {
@@ -2270,7 +2365,7 @@ mod tests {
                 .iter()
                 .map(|&(goal, r)| {
                     let pass = Planner::pass(r);
-                    let class = (pass * 20.0).ceil() as u32;
+                    let class = Planner::class(pass);
                     let i = p
                         .fields
                         .iter()

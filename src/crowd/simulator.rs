@@ -877,8 +877,13 @@ impl Crowd {
                 // already is (to within a thousandth of its radius).
                 let (shapes, og) = (&self.shapes, &self.obstacle_grid);
                 let r = a.radius;
-                let depth = obstacle_distance(pos, r, shapes, og).min(r) - 1e-3 * r;
-                let fits = |p: Vec2| obstacle_distance(p, r, shapes, og) >= depth;
+                // (Measured on first use: an agent waiting for a field tests no line.)
+                let depth = std::cell::OnceCell::new();
+                let fits = |p: Vec2| {
+                    let depth = *depth
+                        .get_or_init(|| obstacle_distance(pos, r, shapes, og).min(r) - 1e-3 * r);
+                    obstacle_distance(p, r, shapes, og) >= depth
+                };
                 let (point, last) = self.planner.next_point(pos, target, r, fits);
                 // A straight fallback (no field yet) is retried next sub-step.
                 let age = if last || point != target {
