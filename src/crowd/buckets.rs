@@ -35,6 +35,8 @@ pub(crate) struct Buckets {
     /// Entries at or beyond bucket `base + RING`, by value (the bits of a value ≥ 0 order as
     /// the value).
     far: BinaryHeap<Reverse<(u32, u32)>>,
+    /// The buffer [`Self::drain`] takes a bucket into (kept for its memory).
+    spare: Vec<(f32, u32)>,
 }
 
 /// The bucket of `value`: ⌊value⌋ (`as` saturates; NaN gives 0).
@@ -72,6 +74,21 @@ impl Buckets {
         }
     }
 
+    /// Queues `item` at `value`, which lies in one of the next three buckets after the one
+    /// being taken (what a move of 1 to √2 from an entry of that bucket reaches: see the
+    /// module's note), so in the ring: [`Self::push`] without its test for the far heap.
+    #[inline]
+    pub(crate) fn push_next(&mut self, value: f32, item: u32) {
+        let b = bucket(value);
+        debug_assert!(
+            b > self.base && b < self.base + RING,
+            "{value} from {}",
+            self.base
+        );
+        self.ring[(b % RING) as usize].push((value, item));
+        self.in_ring += 1;
+    }
+
     /// Takes an entry of the lowest bucket (`None` when the queue is empty).
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<(f32, u32)> {
@@ -80,24 +97,57 @@ impl Buckets {
                 self.in_ring -= 1;
                 return Some(e);
             }
-            if self.in_ring > 0 {
-                self.base += 1;
-            } else {
-                let &Reverse((bits, _)) = self.far.peek()?;
-                self.base = bucket(f32::from_bits(bits));
-            }
-            // The waiting entries the ring now reaches.
-            while let Some(&Reverse((bits, item))) = self.far.peek() {
-                let value = f32::from_bits(bits);
-                let b = bucket(value);
-                if b >= self.base.saturating_add(RING) {
+            self.advance()?;
+        }
+    }
+
+    /// Calls `f(queue, value, item)` for every entry, a bucket at a time, lowest first, until
+    /// the queue is empty; `f` may push entries of later buckets (a bucket is taken whole
+    /// before `f` sees its entries, so what `f` pushes into it, or below it, comes with the
+    /// next one). In a bucket the entries come in any order. Taking a whole bucket at once
+    /// spares the search the queue's bookkeeping per entry.
+    pub(crate) fn drain(&mut self, mut f: impl FnMut(&mut Self, f32, u32)) {
+        let mut batch = std::mem::take(&mut self.spare);
+        loop {
+            let slot = (self.base % RING) as usize;
+            if self.ring[slot].is_empty() {
+                if self.advance().is_none() {
                     break;
                 }
-                self.far.pop();
-                self.ring[(b.max(self.base) % RING) as usize].push((value, item));
-                self.in_ring += 1;
+                continue;
+            }
+            // The bucket's entries into `batch`; its slot gets the empty buffer.
+            batch.clear();
+            std::mem::swap(&mut batch, &mut self.ring[slot]);
+            self.in_ring -= batch.len();
+            for &(value, item) in &batch {
+                f(self, value, item);
             }
         }
+        batch.clear();
+        self.spare = batch;
+    }
+
+    /// Moves on from an empty bucket to the next one that may hold entries, bringing in the
+    /// waiting entries the ring then reaches (`None` when the queue is empty).
+    fn advance(&mut self) -> Option<()> {
+        if self.in_ring > 0 {
+            self.base += 1;
+        } else {
+            let &Reverse((bits, _)) = self.far.peek()?;
+            self.base = bucket(f32::from_bits(bits));
+        }
+        while let Some(&Reverse((bits, item))) = self.far.peek() {
+            let value = f32::from_bits(bits);
+            let b = bucket(value);
+            if b >= self.base.saturating_add(RING) {
+                break;
+            }
+            self.far.pop();
+            self.ring[(b.max(self.base) % RING) as usize].push((value, item));
+            self.in_ring += 1;
+        }
+        Some(())
     }
 }
 
@@ -151,6 +201,44 @@ mod tests {
         }
         assert!(taken > 60);
         assert_eq!(last, 40);
+    }
+
+    #[test]
+    fn drain_takes_what_pop_takes_bucket_by_bucket() {
+        // The same Dijkstra-like run through `drain` (pushing with `push_next`) and through
+        // `pop`: the same multiset of entries per bucket, the buckets in order, entries
+        // waiting in the far heap included.
+        let run = |by_drain: bool| {
+            let mut q = Buckets::default();
+            for (i, v) in [0.3f32, 40.0, 0.0, 17.5, 2.2].into_iter().enumerate() {
+                q.push(v, i as u32);
+            }
+            let mut taken: Vec<(u64, u32, u32)> = Vec::new();
+            let mut visit = |q: &mut Buckets, v: f32, item: u32| {
+                taken.push((bucket(v), v.to_bits(), item));
+                if v < 30.0 && item < 1000 {
+                    q.push_next(v + 1.0, item * 2 + 5);
+                    q.push_next(v + core::f32::consts::SQRT_2, item * 2 + 6);
+                }
+            };
+            if by_drain {
+                q.drain(&mut visit);
+            } else {
+                while let Some((v, item)) = q.pop() {
+                    visit(&mut q, v, item);
+                }
+            }
+            assert!(q.is_empty());
+            assert!(
+                taken.windows(2).all(|w| w[0].0 <= w[1].0),
+                "buckets in order"
+            );
+            taken.sort_unstable();
+            taken
+        };
+        let drained = run(true);
+        assert!(drained.len() > 100, "{}", drained.len());
+        assert_eq!(drained, run(false));
     }
 
     #[test]
