@@ -1,10 +1,12 @@
 //! Steps the speed benchmark's scene ([`Scenario::benchmark`]) with every agent planning its
-//! route to a goal of its own, and prints, now and then, the step time, the planner's work and
+//! route to a goal of its own, and prints, now and then, the step time, the planner's work
+//! (fields computed, paths searched by agents waiting for a field) and
 //! how many agents arrived:
 //! `cargo run --release --example planned_crowd -- [agents] [steps] [budget] [walls|direct]`
 //! (defaults 1000, 1500, 4). `walls` adds two walls across the field, each with three 3 m
 //! gaps, so that straight lines fail; `direct` has the agents walk straight instead of
-//! planning, for comparison.
+//! planning, for comparison; `sparse` keeps one agent in ten (lone walkers among the
+//! obstacles of the full scene), `sparse-direct` the same walking straight.
 
 use std::time::Instant;
 
@@ -35,7 +37,19 @@ fn main() {
             s.crowd.add_obstacle(wall(x, half + 2.0, z)).unwrap();
         }
     }
-    if mode.as_deref() != Some("direct") {
+    let sparse = matches!(mode.as_deref(), Some("sparse" | "sparse-direct"));
+    if sparse {
+        // One agent in ten kept: lone walkers, each with a goal of its own, among the
+        // obstacles of a crowd ten times larger.
+        for (i, &a) in s.agents.iter().enumerate() {
+            if i % 10 != 0 {
+                s.crowd.remove_agent(a).unwrap();
+            }
+        }
+        s.agents = s.agents.iter().step_by(10).copied().collect();
+        s.ideal = s.ideal.iter().step_by(10).copied().collect();
+    }
+    if !matches!(mode.as_deref(), Some("direct" | "sparse-direct")) {
         for &a in &s.agents {
             s.crowd.set_route_mode(a, RouteMode::Planned).unwrap();
         }
@@ -57,9 +71,10 @@ fn main() {
                 .filter(|(_, a)| a.state() == AgentState::Arrived)
                 .count();
             println!(
-                "step {i}: {ms:.2} ms (mean {:.2} ms), fields computed {}, arrived {arrived}",
+                "step {i}: {ms:.2} ms (mean {:.2} ms), fields computed {}, paths searched {}, arrived {arrived}",
                 total / (i + 1) as f64,
                 p.fields_computed(),
+                p.paths_searched(),
             );
         }
     }

@@ -95,8 +95,9 @@ fn random_obstacle_field() {
 
 #[test]
 fn a_route_cache_of_four_still_gets_everyone_through_the_obstacle_field() {
-    // ~20 distinct goal blocks share a cache of 4 fields: it thrashes (agents walk straight
-    // while they wait for a field) but every goal is still met.
+    // ~20 distinct goal blocks share a cache of 4 fields: it thrashes, but agents waiting for
+    // a field search ways of their own, so every goal is still met, about as soon as with
+    // every field cached.
     let mut free = Scenario::obstacle_field(40, 40, 7);
     let mut small = free.clone();
     small.crowd.set_route_cache(4).unwrap();
@@ -106,23 +107,29 @@ fn a_route_cache_of_four_still_gets_everyone_through_the_obstacle_field() {
     check_common("obstacle-field seed 7, route cache 4", &rs);
     let (pf, ps) = (free.crowd.planner(), small.crowd.planner());
     println!(
-        "route cache 512: {} fields computed, {} cached ({} KiB), last arrival {:.1} s; \
-         route cache 4: {} computed, {} cached ({} KiB), last arrival {:.1} s",
+        "route cache 512: {} fields computed, {} cached ({} KiB), {} paths searched, last \
+         arrival {:.1} s; route cache 4: {} computed, {} cached ({} KiB), {} searched, last \
+         arrival {:.1} s",
         pf.fields_computed(),
         pf.fields_cached(),
         pf.field_bytes() / 1024,
+        pf.paths_searched(),
         rf.time,
         ps.fields_computed(),
         ps.fields_cached(),
         ps.field_bytes() / 1024,
+        ps.paths_searched(),
         rs.time
     );
     assert!(ps.fields_cached() <= 4);
     assert!(ps.field_bytes() <= 4 * ps.cells() * 4);
     assert!(ps.fields_computed() > pf.fields_computed());
+    assert!(ps.paths_searched() > pf.paths_searched());
     assert!(
-        rs.time >= rf.time,
-        "the thrashing cache should not be faster"
+        rs.time <= 1.1 * rf.time,
+        "searching while the cache thrashes: {} s against {} s",
+        rs.time,
+        rf.time
     );
     // Still deterministic and independent of the thread count.
     assert_eq!(small2.run(300.0, 2, None), rs);

@@ -17,6 +17,7 @@ mod cull;
 pub mod grid;
 mod kernels;
 pub mod obstacle;
+mod paths;
 pub mod planner;
 mod scan;
 pub mod scenario;

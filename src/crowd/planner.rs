@@ -35,6 +35,7 @@ use glam::{DVec2, Vec2};
 
 use super::buckets::Buckets;
 use super::obstacle::{point_segment_distance, Shape};
+use super::paths::{Found, Graph, Search};
 
 /// Most cells of the planning grid.
 pub const MAX_PLANNER_CELLS: f32 = 65_536.0;
@@ -89,7 +90,7 @@ pub const MAX_FIELDS_PER_STEP: u32 = 64;
 /// Rings of cells round a goal block searched for passable cells when the block has none.
 const MAX_GOAL_RING: i64 = 8;
 /// The eight neighbours of a cell and the length of the move to each, in cells.
-const NEIGHBOURS: [(i64, i64, f32); 8] = [
+pub(crate) const NEIGHBOURS: [(i64, i64, f32); 8] = [
     (1, 0, 1.0),
     (-1, 0, 1.0),
     (0, 1, 1.0),
@@ -106,6 +107,11 @@ const EDGES: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 const SLIDE_CELLS: f32 = 12.0;
 /// Cells of descent looked along for the farthest visible one.
 const LOOK_ALONG: usize = 96;
+/// Cells the A* searches of agents waiting for a field may take per sub-step, per field of
+/// the route budget, as a fraction of the grid's cells (1/16: a sixteenth of a field's work).
+const SEARCH_SHARE: u64 = 16;
+/// The most sub-steps between two turns of an agent to search (see [`Planner::begin_step`]).
+const MAX_STRIDE: u64 = 64;
 
 /// Whether a cached field is still true. A stale one is used as it is until it is brought up
 /// to date, when next asked for within a step's budget.
@@ -220,6 +226,20 @@ pub struct Planner {
     budget: u32,
     /// New fields per sub-step (1..=`MAX_FIELDS_PER_STEP`).
     per_step: u32,
+    /// The A* search for agents waiting for a field ([`super::paths`]), its seeds and path
+    /// buffers, the cells it may still take this sub-step, and the searches run so far.
+    search: Search,
+    search_seeds: Vec<(u32, f32)>,
+    path: Vec<u32>,
+    search_cells: u64,
+    searched: u64,
+    /// Sub-steps begun; an agent may search in a sub-step when (its ticket + this) is a
+    /// multiple of `stride`. Agents that asked to search in the last sub-step (whether it
+    /// was their turn or not) and those given a search (see [`Self::begin_step`]).
+    sub_steps: u64,
+    stride: u64,
+    asked: u64,
+    granted: u64,
 }
 
 impl Default for Planner {
@@ -245,6 +265,15 @@ impl Default for Planner {
             moves: Vec::new(),
             budget: 0,
             per_step: FIELDS_PER_STEP,
+            search: Search::default(),
+            search_seeds: Vec::new(),
+            path: Vec::new(),
+            search_cells: 0,
+            searched: 0,
+            sub_steps: 0,
+            stride: 1,
+            asked: 0,
+            granted: 0,
         }
     }
 }
@@ -988,9 +1017,29 @@ impl Planner {
         self.keys.extend(keys.zip(0..));
     }
 
-    /// Starts a sub-step: refills the field budget.
+    /// Starts a sub-step: refills the field budget and the search budget, and sets how often
+    /// an agent waiting for a field may search. When the last sub-step's searches ran out of
+    /// cells, the agents that asked share them in turns: each may search every
+    /// ⌈asked / granted⌉ sub-steps (at most [`MAX_STRIDE`]), so that the first agents of the
+    /// crowd's order do not take every search; when they did not, the turns come twice as
+    /// often again.
     pub(crate) fn begin_step(&mut self) {
         self.budget = self.per_step;
+        self.stride = if self.search_cells == 0 && self.granted > 0 {
+            self.asked.div_ceil(self.granted).clamp(1, MAX_STRIDE)
+        } else {
+            (self.stride / 2).max(1)
+        };
+        self.sub_steps += 1;
+        self.asked = 0;
+        self.granted = 0;
+        self.search_cells = u64::from(self.per_step) * (self.nx * self.nz) as u64 / SEARCH_SHARE;
+    }
+
+    /// A* searches run so far for agents waiting for a field (none cached, the route budget
+    /// spent), each from the goal to the agent, within a share of the budget.
+    pub fn paths_searched(&self) -> u64 {
+        self.searched
     }
 
     /// New distance fields computed or repaired per sub-step at most ([`FIELDS_PER_STEP`]
@@ -1079,12 +1128,19 @@ impl Planner {
     /// agents walked straight at such goals, and one stuck behind a box in SteerSuite
     /// `forest`, seed 3.)
     fn seeds(&self, goal: usize, pass: f32) -> Vec<(u32, f32)> {
+        let mut seeds = Vec::new();
+        self.seeds_into(goal, pass, &mut seeds);
+        seeds
+    }
+
+    /// [`Self::seeds`] into `seeds` (cleared first).
+    fn seeds_into(&self, goal: usize, pass: f32, seeds: &mut Vec<(u32, f32)>) {
+        seeds.clear();
         let (nx, nz) = (self.nx as i64, self.nz as i64);
         let bc = self.block_cells();
         let (bx, bz) = (goal % self.nx, goal / self.nx);
         let (bx, bz) = ((bx - bx % bc) as i64, (bz - bz % bc) as i64);
         let (cx, cz) = (bx as f32 + 0.5 * bc as f32, bz as f32 + 0.5 * bc as f32);
-        let mut seeds = Vec::new();
         for z in bz..(bz + bc as i64).min(nz) {
             for x in bx..(bx + bc as i64).min(nx) {
                 let c = (x + z * nx) as usize;
@@ -1114,7 +1170,6 @@ impl Planner {
         if seeds.is_empty() {
             seeds.push((goal as u32, 0.0));
         }
-        seeds
     }
 
     /// Brings `dist`, the field of goal block `goal` for clearance `pass` computed (from
@@ -1321,11 +1376,14 @@ impl Planner {
     /// `fits(p)`: a disc of the agent's radius at `p` would not go deeper into an obstacle than
     /// the agent already is (tested along the first 1.5 cells of every line of sight, so an
     /// agent wedged into a concave corner does not see through the crack behind it).
+    ///
+    /// `ticket` (the agent's slot) decides its turns to search while it waits for a field.
     pub(crate) fn next_point(
         &mut self,
         pos: Vec2,
         target: Vec2,
         radius: f32,
+        ticket: u32,
         fits: impl Fn(Vec2) -> bool,
     ) -> (Vec2, bool) {
         if self.nx == 0 {
@@ -1336,12 +1394,12 @@ impl Planner {
         if pos.distance(target) <= 2.0 * radius + self.cell {
             return (target, true);
         }
-        // Waiting for a field this sub-step cannot give (none cached, the budget spent): walk
-        // straight, ask again next sub-step. Decided before the line of sight, which it would
-        // not change but for the `true` of a clear line, and which costs most on the long
-        // lines of goals far away (a crowd with thousands of goals of its own waits here).
+        // Waiting for a field this sub-step cannot give (none cached, the budget spent): a
+        // search of its own, in its turn, while the search budget lasts; else walk straight and
+        // ask again next sub-step. Decided before the line of sight, which costs most on the
+        // long lines of goals far away (a crowd with thousands of goals of its own waits here).
         if !self.field_ready(self.goal_block(target), Self::pass(radius)) {
-            return (target, false);
+            return self.search_route(pos, target, radius, ticket, &fits);
         }
         if self.clear_line(pos, target, need, step, &fits) {
             return (target, true);
@@ -1415,13 +1473,8 @@ impl Planner {
                 }
             }
         }
-        // Descend the field, then take the farthest of its first three cells the disc can
-        // slide to in a straight line (the first when none is: it is the next move of the
-        // field, or the cell picked above), and when that is the third probe cells 6, 12, 24,
-        // 48, 96 along it and keep the farthest one still in sight. (Taking the third cell
-        // unseen, an agent in a forest of boxes aimed through a box at a cell the field
-        // reached round it, slid along the box into a corner and stayed: SteerSuite `forest`.)
-        let mut descent = [cur; LOOK_ALONG + 1];
+        // Descend the field; aim along the descent.
+        let mut descent = [cur as u32; LOOK_ALONG + 1];
         let mut len = 1;
         while len <= LOOK_ALONG && dist[cur] > 0.0 {
             let mut next = cur;
@@ -1439,20 +1492,40 @@ impl Planner {
                 break;
             }
             cur = next;
-            descent[len] = cur;
+            descent[len] = cur as u32;
             len += 1;
         }
+        Some((self.aim(pos, &descent[..len], need, step, fits), false))
+    }
+
+    /// The point to walk toward along `way`, cells of a descent from the agent's cell (or the
+    /// one picked near it; at least one cell): the farthest of its first three cells the disc
+    /// can slide to in a straight line (the first when none is: it is the next move, or the
+    /// cell picked), and when that is the third, the farthest of cells 6, 12, 24, 48, 96 along
+    /// it still in sight. (Taking the third cell unseen, an agent in a forest of boxes aimed
+    /// through a box at a cell the field reached round it, slid along the box into a corner
+    /// and stayed: SteerSuite `forest`.)
+    fn aim(
+        &self,
+        pos: Vec2,
+        way: &[u32],
+        need: f32,
+        step: f32,
+        fits: &impl Fn(Vec2) -> bool,
+    ) -> Vec2 {
+        let len = way.len();
+        let rep = |k: usize| self.rep[way[k] as usize];
         let third = (len - 1).min(3);
         let mut first = third;
-        while first > 1 && !self.slides(pos, self.rep[descent[first]], step, fits) {
+        while first > 1 && !self.slides(pos, rep(first), step, fits) {
             first -= 1;
         }
-        let mut chosen = self.rep[descent[first]];
+        let mut chosen = rep(first);
         let mut probe = if first == third { 6 } else { usize::MAX };
         while probe < len + 3 {
             let k = probe.min(len - 1);
-            let c = self.rep[descent[k]];
-            if !self.clear_line(pos, c, need, step, &fits) {
+            let c = rep(k);
+            if !self.clear_line(pos, c, need, step, fits) {
                 break;
             }
             chosen = c;
@@ -1461,7 +1534,91 @@ impl Planner {
             }
             probe *= 2;
         }
-        Some((chosen, false))
+        chosen
+    }
+
+    /// [`Self::next_point`] for an agent waiting for a field: an A* search from its goal's
+    /// cells to its own ([`super::paths`]) and its aim along the way found, in its turn while
+    /// the sub-step's search budget lasts; else `(target, false)` (walk straight, ask again).
+    /// An agent standing in a cell too tight for it searches to the nearest open cell it can
+    /// slide to within three; a goal it cannot reach, or a search over the budget, leaves it
+    /// walking straight.
+    fn search_route(
+        &mut self,
+        pos: Vec2,
+        target: Vec2,
+        radius: f32,
+        ticket: u32,
+        fits: &impl Fn(Vec2) -> bool,
+    ) -> (Vec2, bool) {
+        self.asked += 1;
+        let turn = (u64::from(ticket) + self.sub_steps).is_multiple_of(self.stride);
+        if self.search_cells == 0 || !turn {
+            return (target, false);
+        }
+        self.granted += 1;
+        let need = self.need(radius);
+        let step = (0.25 * radius).max(0.125 * self.cell);
+        if self.clear_line(pos, target, need, step, fits) {
+            return (target, true);
+        }
+        let pass = Self::pass(radius);
+        let start = self.clamped_cell(pos);
+        let to = if self.rep_clear[start] >= pass {
+            start
+        } else {
+            // The open cells within three, nearest first; the first the disc slides to.
+            let (sx, sz) = ((start % self.nx) as i64, (start / self.nx) as i64);
+            let mut near = [(f32::INFINITY, 0usize); 49];
+            let mut count = 0;
+            for dz in -3..=3i64 {
+                for dx in -3..=3i64 {
+                    let (x, z) = (sx + dx, sz + dz);
+                    if x < 0 || z < 0 || x >= self.nx as i64 || z >= self.nz as i64 {
+                        continue;
+                    }
+                    let c = (x + z * self.nx as i64) as usize;
+                    if self.rep_clear[c] >= pass {
+                        near[count] = (self.rep[c].distance(pos), c);
+                        count += 1;
+                    }
+                }
+            }
+            let near = &mut near[..count];
+            near.sort_unstable_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
+            match near
+                .iter()
+                .find(|&&(_, c)| self.slides(pos, self.rep[c], step, fits))
+            {
+                Some(&(_, c)) => c,
+                None => return (target, false),
+            }
+        };
+        let m = self.moves_for(pass);
+        let mut seeds = std::mem::take(&mut self.search_seeds);
+        let mut path = std::mem::take(&mut self.path);
+        self.seeds_into(self.goal_block(target), pass, &mut seeds);
+        let graph = Graph {
+            open: &self.moves[m].open,
+            nx: self.nx,
+            nz: self.nz,
+            neighbours: &NEIGHBOURS,
+        };
+        let (found, taken) = self
+            .search
+            .run(&graph, &seeds, to, self.search_cells, &mut path);
+        self.search_cells -= taken;
+        self.searched += 1;
+        let route = match found {
+            Found::Path => {
+                let len = path.len().min(LOOK_ALONG + 1);
+                (self.aim(pos, &path[..len], need, step, fits), false)
+            }
+            Found::Unreachable | Found::GaveUp => (target, false),
+        };
+        self.search_seeds = seeds;
+        self.path = path;
+        route
     }
 }
 
@@ -2198,14 +2355,16 @@ mod tests {
     }
 
     #[test]
-    fn an_agent_waiting_for_a_field_walks_straight_and_tests_no_line() {
-        // Agents all over an obstacle field ask for far goals. While no field can come (none
-        // cached, the budget spent), each walks straight at its target and no line of sight is
-        // tested; once its field is cached, the budget spent does not matter: the same answer as
-        // when it was computed, lines tested.
+    fn an_agent_waiting_for_a_field_searches_in_its_turn_or_walks_straight() {
+        // Agents all over an obstacle field ask for a far goal while no field can come (none
+        // cached, the field budget spent). Out of search budget, or out of turn, each walks
+        // straight at the target and no line of sight is tested. In its turn it searches, and
+        // its aim, like the goal's field's, lies on a shortest way (the search is a descent of
+        // that field; where equal ways tie, the two may take different ones).
         let shapes = shapes_of(&Scenario::obstacle_field(0, 60, 5).crowd);
         let mut p = Planner::default();
         p.rebuild(&shapes);
+        let mut fielded = p.clone();
         let tests = core::cell::Cell::new(0u32);
         let fits = |_: Vec2| {
             tests.set(tests.get() + 1);
@@ -2216,24 +2375,63 @@ mod tests {
         for i in 0..64 {
             let pos = Vec2::new(-16.0 + (i % 8) as f32 * 2.3, -16.0 + (i / 8) as f32 * 2.1);
             p.budget = 0;
-            let waiting = p.fields_cached() == 0;
+            p.search_cells = 0;
             tests.set(0);
-            let route = p.next_point(pos, target, 0.3, fits);
-            if waiting {
-                assert_eq!(route, (target, false), "walks straight while waiting");
-                assert_eq!(tests.get(), 0, "no line tested while waiting");
-                p.budget = 1;
-                let route = p.next_point(pos, target, 0.3, fits);
-                assert_eq!(p.fields_cached(), 1);
-                p.budget = 0;
-                tests.set(0);
-                assert_eq!(p.next_point(pos, target, 0.3, fits), route);
+            assert_eq!(p.next_point(pos, target, 0.3, i, fits), (target, false));
+            assert_eq!(tests.get(), 0, "no line tested without searches left");
+            p.search_cells = u64::MAX;
+            (p.stride, p.sub_steps) = (2, u64::from(i) + 1);
+            assert_eq!(p.next_point(pos, target, 0.3, i, fits), (target, false));
+            assert_eq!(tests.get(), 0, "no line tested out of turn");
+            p.stride = 1;
+            let searched = p.next_point(pos, target, 0.3, i, fits);
+            assert!(tests.get() > 0, "lines tested in its turn");
+            fielded.budget = 1;
+            let by_field = fielded.next_point(pos, target, 0.3, i, fits);
+            routed += usize::from(by_field.0 != target);
+            // Both aims lie on a shortest way: the field's value where the aim is, plus the
+            // straight walk to it, is the value where the agent is (to within a cell or two:
+            // the aim is a cell's point, the agent anywhere in its cell).
+            let d = &fielded.fields[0].dist;
+            let via = |aim: Vec2| d[p.clamped_cell(aim)] + aim.distance(pos) / p.cell;
+            let here = d[p.clamped_cell(pos)];
+            for (aim, by) in [(searched.0, "search"), (by_field.0, "field")] {
+                assert!(
+                    via(aim) <= here + 1.0,
+                    "{pos}: {by} {aim}, {} > {here}",
+                    via(aim)
+                );
             }
-            assert!(tests.get() > 0, "lines tested once the field is cached");
-            routed += usize::from(p.next_point(pos, target, 0.3, fits).0 != target);
         }
+        assert_eq!((p.fields_computed(), fielded.fields_computed()), (0, 1));
         assert!(routed > 10, "{routed} of 64 walk round obstacles");
-        assert_eq!(p.fields_computed(), 1);
+        assert_eq!(
+            p.paths_searched() as usize,
+            routed,
+            "a search per blocked line"
+        );
+    }
+
+    #[test]
+    fn the_turns_to_search_widen_when_searches_run_out_and_narrow_again() {
+        let mut p = Planner::default();
+        p.rebuild(&shapes_of(&Scenario::obstacle_field(0, 60, 5).crowd));
+        p.begin_step();
+        assert_eq!(p.stride, 1);
+        // 100 asked, 10 searched before the cells ran out: turns every 10 sub-steps.
+        (p.asked, p.granted, p.search_cells) = (100, 10, 0);
+        p.begin_step();
+        assert_eq!(p.stride, 10);
+        assert!(p.search_cells > 0);
+        // Searches to spare: turns twice as often, down to every sub-step.
+        for want in [5, 2, 1, 1] {
+            (p.asked, p.granted) = (3, 3);
+            p.begin_step();
+            assert_eq!(p.stride, want);
+        }
+        (p.asked, p.granted, p.search_cells) = (u64::MAX / 2, 1, 0);
+        p.begin_step();
+        assert_eq!(p.stride, MAX_STRIDE);
     }
 
     #[test]

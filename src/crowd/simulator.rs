@@ -884,7 +884,7 @@ impl Crowd {
                         .get_or_init(|| obstacle_distance(pos, r, shapes, og).min(r) - 1e-3 * r);
                     obstacle_distance(p, r, shapes, og) >= depth
                 };
-                let (point, last) = self.planner.next_point(pos, target, r, fits);
+                let (point, last) = self.planner.next_point(pos, target, r, slot as u32, fits);
                 // A straight fallback (no field yet) is retried next sub-step.
                 let age = if last || point != target {
                     REPLAN_STEPS
