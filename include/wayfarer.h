@@ -276,9 +276,10 @@ WfStatus wf_crowd_set_defaults(struct WfCrowd *crowd,
 // made stale by an obstacle change also holds a repair list under an eighth of its size. The
 // default and the most accepted is 512 (128 MiB; 144 MiB with every field stale). Lowering
 // it below the fields now cached frees the least recently used ones at once. A cache
-// smaller than the number of distinct goals in use thrashes: agents walk straight at their
-// targets while they wait for a field, so they arrive later and may stick behind obstacles
-// for a while. 0 or more than 512:
+// smaller than the number of distinct goals in use thrashes: agents waiting for a field
+// search ways of their own within the route budget's search share (see
+// `wf_crowd_set_route_budget`) and walk straight at their targets beyond it, so the planner
+// works harder and some arrive later. 0 or more than 512:
 // `WF_STATUS_INVALID_ARGUMENT`, and nothing changes.
 //
 // # Safety
@@ -298,9 +299,12 @@ WfStatus wf_crowd_route_cache(const struct WfCrowd *crowd,
 // `fields_per_step` distance fields are computed, or stale ones repaired, in each (4 unless
 // set). A field costs up to about 1.3 ms on the finest planning grid (65 536 cells), so the
 // budget bounds the planner's share of a frame, as Unity's `pathfindingIterationsPerFrame`
-// does for its NavMesh: lower keeps frames short when many agents plan to goals of their own
-// (they walk straight while they wait for a route), higher gets routes sooner. 0 or more
-// than 64: `WF_STATUS_INVALID_ARGUMENT`, and nothing changes.
+// does for its NavMesh: lower keeps frames short when many agents plan to goals of their own,
+// higher gets routes sooner. An agent waiting for a field may search a way of its own (A*
+// from its goal to where it stands); a sub-step's searches take at most
+// `fields_per_step × cells / 16` cells, in turns when they run out, and agents beyond them
+// walk straight at their targets meanwhile. 0 or more than 64:
+// `WF_STATUS_INVALID_ARGUMENT`, and nothing changes.
 //
 // # Safety
 // `crowd` must be NULL or a live crowd.

@@ -743,10 +743,12 @@ impl Crowd {
     ///
     /// The trade-off: a cache smaller than the number of distinct goals in use thrashes. Each
     /// sub-step computes at most [`FIELDS_PER_STEP`](super::planner::FIELDS_PER_STEP) new
-    /// fields, and an agent waiting for its field walks straight at its target meanwhile, so
-    /// with many agents heading for goals of their own they reach them later, and some stick
-    /// behind obstacles for a while (see [`MAX_FIELDS`]). Results stay deterministic and the
-    /// same for any thread count.
+    /// fields; an agent waiting for its field searches a way of its own meanwhile (A* from its
+    /// goal to where it stands, in turns, within the search share of the route budget: see
+    /// [`Self::set_route_budget`]) and, beyond that share, walks straight at its target, so
+    /// with many agents heading for goals of their own the planner works harder and some
+    /// agents arrive later (see [`MAX_FIELDS`]). Results stay deterministic and the same for
+    /// any thread count.
     ///
     /// `max_fields` must be in `1..=MAX_FIELDS`: 0 and values above [`MAX_FIELDS`] are refused
     /// with [`CrowdError::InvalidArgument`] (not clamped), and nothing changes.
@@ -768,8 +770,15 @@ impl Crowd {
     /// field costs up to ~1.3 ms on the finest planning grid here (65 536 cells), so the budget
     /// bounds the planner's share of a frame, as Unity's `pathfindingIterationsPerFrame` does
     /// for its NavMesh: a lower budget keeps frames short when many agents plan to goals of
-    /// their own, and they wait longer for their routes (walking straight meanwhile); a higher
-    /// one gets routes sooner. Results stay deterministic and the same for any thread count.
+    /// their own, and they wait longer for their routes; a higher one gets routes sooner.
+    /// While an agent waits for a field it may search a way of its own: A* from its goal's
+    /// cells to its own over the same moves, a descent of the field it waits for. The searches
+    /// of a sub-step take at most `fields_per_step` × cells / 16 cells (a sixteenth of a
+    /// field's work per unit of budget); when they run out, the waiting agents take turns
+    /// (each may search once every few sub-steps, as many as asked per search given, so the
+    /// first agents in slot order do not take them all), and those out of turn or out of
+    /// searches walk straight at their targets meanwhile.
+    /// Results stay deterministic and the same for any thread count.
     ///
     /// `fields_per_step` must be in `1..=MAX_FIELDS_PER_STEP` (64): 0 and values above are
     /// refused with [`CrowdError::InvalidArgument`] (not clamped), and nothing changes.

@@ -26,12 +26,13 @@ namespace Wayfarer.Components
 
         [SerializeField, Range(1, CrowdSimulation.MaxRouteCache), Tooltip("Most distance fields cached for planned routes, " +
             "each 4 bytes per planning cell (up to ~256 KiB): at most this × 256 KiB. Fewer than the agents' distinct goals " +
-            "thrashes (agents walk straight while they wait for a field).")]
+            "thrashes (agents search ways of their own, or walk straight, while they wait for a field).")]
         int _routeCache = CrowdSimulation.MaxRouteCache;
 
         [SerializeField, Range(1, CrowdSimulation.MaxRouteBudget), Tooltip("Most distance fields computed per step for " +
             "planned routes (each up to ~1.3 ms on the largest planning grid): lower keeps frames short when many agents " +
-            "plan to goals of their own, higher gets their routes sooner.")]
+            "plan to goals of their own, higher gets their routes sooner (and lets agents waiting for a field search " +
+            "more ways of their own).")]
         int _routeBudget = CrowdSimulation.DefaultRouteBudget;
 
         [SerializeField, Tooltip("Widest instruction set the crowd step may use (the best this CPU has up to it). " +

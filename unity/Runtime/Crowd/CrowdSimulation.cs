@@ -84,8 +84,9 @@ namespace Wayfarer.Crowd
         /// at most: 256 KiB), so the cache holds at most maxFields × cells × 4 bytes: 128 MiB at the
         /// default <see cref="MaxRouteCache"/> (a field made stale by an obstacle change also holds a
         /// repair list under an eighth of its size: 144 MiB at most). A cache smaller than the number of distinct goals in
-        /// use thrashes: agents walk straight at their targets while they wait for a field, so they
-        /// arrive later. 1..<see cref="MaxRouteCache"/>; anything else throws
+        /// use thrashes: agents waiting for a field search ways of their own within the route budget's
+        /// search share (see <see cref="SetRouteBudget"/>) and walk straight at their targets beyond it,
+        /// so the planner works harder and some arrive later. 1..<see cref="MaxRouteCache"/>; anything else throws
         /// <see cref="WayfarerException"/> with <c>InvalidArgument</c> and changes nothing.
         /// </summary>
         public void SetRouteCache(int maxFields)
@@ -99,8 +100,10 @@ namespace Wayfarer.Crowd
         /// (<see cref="DefaultRouteBudget"/> unless set). A field costs up to about 1.3 ms on the finest
         /// planning grid (65 536 cells), so the budget bounds the planner's share of a frame, as
         /// <c>NavMesh.pathfindingIterationsPerFrame</c> does for Unity's NavMesh: lower keeps frames short
-        /// when many agents plan to goals of their own (they walk straight while they wait for a route),
-        /// higher gets routes sooner. 1..<see cref="MaxRouteBudget"/>; anything else throws
+        /// when many agents plan to goals of their own, higher gets routes sooner. An agent waiting for a
+        /// field may search a way of its own (A* from its goal to where it stands); a sub-step's searches
+        /// take at most fieldsPerStep × cells / 16 cells, in turns when they run out, and agents beyond them
+        /// walk straight at their targets meanwhile. 1..<see cref="MaxRouteBudget"/>; anything else throws
         /// <see cref="WayfarerException"/> with <c>InvalidArgument</c> and changes nothing.
         /// </summary>
         public void SetRouteBudget(int fieldsPerStep)
