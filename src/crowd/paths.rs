@@ -40,14 +40,20 @@ const TIE_BREAK: f32 = 1.0 / 1024.0;
 /// No parent: a seed.
 const NO_PARENT: u32 = u32::MAX;
 
+/// What a search knows of one cell (one record, so a cell reached costs one cache line).
+#[derive(Clone, Copy, Debug)]
+struct Node {
+    /// Cost from the seeds, valid where `seen` is the search's generation.
+    g: f32,
+    parent: u32,
+    /// The search that last touched the cell; its top bit marks the cell taken (final).
+    seen: u32,
+}
+
 /// Reusable buffers of the search (allocated once for the grid's cells, then kept).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Search {
-    /// Cost from the seeds, valid where `seen[c] == generation`.
-    g: Vec<f32>,
-    parent: Vec<u32>,
-    /// The search that last touched each cell; its top bit marks the cell taken (final).
-    seen: Vec<u32>,
+    nodes: Vec<Node>,
     generation: u32,
     /// Open cells by [`key`] (then the cell, so ties break the same way every run).
     queue: BinaryHeap<Reverse<(u64, u32)>>,
@@ -99,75 +105,88 @@ impl Search {
     ) -> (Found, u64) {
         let cells = graph.nx * graph.nz;
         path.clear();
-        if self.seen.len() != cells {
-            self.g = vec![f32::INFINITY; cells];
-            self.parent = vec![NO_PARENT; cells];
-            self.seen = vec![0; cells];
+        if self.nodes.len() != cells {
+            let fresh = Node {
+                g: f32::INFINITY,
+                parent: NO_PARENT,
+                seen: 0,
+            };
+            self.nodes = vec![fresh; cells];
             self.generation = 0;
         }
         // Generations count up below TAKEN; at the wrap every mark is cleared once.
         self.generation += 1;
         if self.generation >= TAKEN {
-            self.seen.fill(0);
+            self.nodes.iter_mut().for_each(|n| n.seen = 0);
             self.generation = 1;
         }
         let generation = self.generation;
         self.queue.clear();
-        let (tx, tz) = ((to % graph.nx) as i64, (to / graph.nx) as i64);
-        let h = |c: usize| {
-            let dx = ((c % graph.nx) as i64 - tx).unsigned_abs() as f32;
-            let dz = ((c / graph.nx) as i64 - tz).unsigned_abs() as f32;
+        let nx = graph.nx as i64;
+        let (tx, tz) = (to as i64 % nx, to as i64 / nx);
+        // The heuristic at column x, row z (a cell's column and row are found once, when it is
+        // taken; its neighbours' follow from the move).
+        let h = |x: i64, z: i64| {
+            let dx = (x - tx).unsigned_abs() as f32;
+            let dz = (z - tz).unsigned_abs() as f32;
             (dx.max(dz) + DIAGONAL_EXTRA * dx.min(dz)) * (1.0 + TIE_BREAK)
         };
         for &(c, d) in seeds {
-            let i = c as usize;
-            if self.seen[i] & !TAKEN == generation && self.g[i] <= d {
+            let node = &mut self.nodes[c as usize];
+            if node.seen & !TAKEN == generation && node.g <= d {
                 continue;
             }
-            self.seen[i] = generation;
-            self.g[i] = d;
-            self.parent[i] = NO_PARENT;
-            self.queue.push(Reverse((key(d + h(i), d), c)));
+            *node = Node {
+                g: d,
+                parent: NO_PARENT,
+                seen: generation,
+            };
+            let at = h(c as i64 % nx, c as i64 / nx);
+            self.queue.push(Reverse((key(d + at, d), c)));
         }
-        let nx = graph.nx as isize;
         let step = graph
             .neighbours
-            .map(|(dx, dz, _)| dx as isize + dz as isize * nx);
+            .map(|(dx, dz, _)| dx as isize + dz as isize * nx as isize);
         let mut taken = 0u64;
         while let Some(Reverse((_, c))) = self.queue.pop() {
             let ci = c as usize;
-            if self.seen[ci] & TAKEN != 0 {
+            if self.nodes[ci].seen & TAKEN != 0 {
                 continue;
             }
             if taken == max_taken {
                 return (Found::GaveUp, taken);
             }
-            self.seen[ci] |= TAKEN;
+            self.nodes[ci].seen |= TAKEN;
             taken += 1;
             if ci == to {
                 let mut at = c;
                 while at != NO_PARENT {
                     path.push(at);
-                    at = self.parent[at as usize];
+                    at = self.nodes[at as usize].parent;
                 }
                 return (Found::Path, taken);
             }
-            let gc = self.g[ci];
+            let gc = self.nodes[ci].g;
+            let (x, z) = (c as i64 % nx, c as i64 / nx);
             let mut bits = graph.open[ci];
             while bits != 0 {
                 let k = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 // An open move's other end is on the grid.
                 let n = ci.wrapping_add_signed(step[k]);
-                let gn = gc + graph.neighbours[k].2;
-                let mark = self.seen[n];
-                if mark & !TAKEN == generation && (mark & TAKEN != 0 || self.g[n] <= gn) {
+                let (dx, dz, w) = graph.neighbours[k];
+                let gn = gc + w;
+                let node = &mut self.nodes[n];
+                if node.seen & !TAKEN == generation && (node.seen & TAKEN != 0 || node.g <= gn) {
                     continue;
                 }
-                self.seen[n] = generation;
-                self.g[n] = gn;
-                self.parent[n] = c;
-                self.queue.push(Reverse((key(gn + h(n), gn), n as u32)));
+                *node = Node {
+                    g: gn,
+                    parent: c,
+                    seen: generation,
+                };
+                let f = gn + h(x + dx, z + dz);
+                self.queue.push(Reverse((key(f, gn), n as u32)));
             }
         }
         (Found::Unreachable, taken)
