@@ -2,7 +2,9 @@
 //! a distance field (Dijkstra over the 8-connected grid) shared by every agent whose goal
 //! falls in the same cell and whose radius rounds to the same class. An agent walks toward the
 //! farthest cell of its descent along the field that it can see (string pulling), or straight
-//! at the target once it sees it.
+//! at the target once it sees it. An agent whose field a sub-step cannot give (not cached, the
+//! field budget spent) searches a way of its own meanwhile, in turns within a share of the
+//! budget (A* from the goal over the same moves), and aims along it the same way.
 //!
 //! Passability is exact along the graph's own segments. Each cell has a representative point:
 //! of `REP_SAMPLES`² points spread over the cell (a third of a cell apart), the one with the
@@ -81,8 +83,9 @@ pub const GOAL_BLOCK: f32 = 2.0;
 pub const REPLAN_STEPS: u32 = 10;
 /// New distance fields computed (or stale ones repaired) per sub-step at most, unless set
 /// otherwise with [`Crowd::set_route_budget`](super::Crowd::set_route_budget): each a Dijkstra
-/// over the planning grid (~1.3 ms on the finest one here); agents beyond the budget walk
-/// straight and ask again next sub-step.
+/// over the planning grid (~1.2 ms on the finest one here); agents beyond the budget search
+/// ways of their own within a sixteenth of a field's cells per unit of budget, in turns, or
+/// walk straight, and ask again next sub-step.
 pub const FIELDS_PER_STEP: u32 = 4;
 /// The largest per-sub-step budget of new fields [`Crowd::set_route_budget`](super::Crowd::set_route_budget)
 /// accepts.
