@@ -111,7 +111,9 @@ const SLIDE_CELLS: f32 = 12.0;
 /// Cells of descent looked along for the farthest visible one.
 const LOOK_ALONG: usize = 96;
 /// Cells the A* searches of agents waiting for a field may take per sub-step, per field of
-/// the route budget, as a fraction of the grid's cells (1/16: a sixteenth of a field's work).
+/// the route budget, as a fraction of the grid's cells (1/16 of a field's cells; a search
+/// takes a cell at several times a field's cost, a heap against buckets, so on the 10 k
+/// benchmark the searches of a sub-step cost about a quarter of its four fields' time).
 const SEARCH_SHARE: u64 = 16;
 /// The most sub-steps between two turns of an agent to search (see [`Planner::begin_step`]).
 const MAX_STRIDE: u64 = 64;

@@ -774,7 +774,7 @@ impl Crowd {
     /// While an agent waits for a field it may search a way of its own: A* from its goal's
     /// cells to its own over the same moves, a descent of the field it waits for. The searches
     /// of a sub-step take at most `fields_per_step` × cells / 16 cells (a sixteenth of a
-    /// field's work per unit of budget); when they run out, the waiting agents take turns
+    /// field's cells per unit of budget); when they run out, the waiting agents take turns
     /// (each may search once every few sub-steps, as many as asked per search given, so the
     /// first agents in slot order do not take them all), and those out of turn or out of
     /// searches walk straight at their targets meanwhile.
