@@ -92,14 +92,15 @@ pub(crate) enum Found {
 }
 
 impl Search {
-    /// Searches `graph` from `seeds` (cell, starting cost) for the way to cell `to`, taking at
-    /// most `max_taken` cells; writes the path (from `to` to a seed) into `path`. Returns what
-    /// it found and the cells it took.
+    /// Searches `graph` from `seeds` (cell, starting cost) for the way to cell `to`, never
+    /// entering the cells `closed`, taking at most `max_taken` cells; writes the path (from
+    /// `to` to a seed) into `path`. Returns what it found and the cells it took.
     pub(crate) fn run(
         &mut self,
         graph: &Graph,
         seeds: &[(u32, f32)],
         to: usize,
+        closed: &[u32],
         max_taken: u64,
         path: &mut Vec<u32>,
     ) -> (Found, u64) {
@@ -178,6 +179,9 @@ impl Search {
                 let gn = gc + w;
                 let node = &mut self.nodes[n];
                 if node.seen & !TAKEN == generation && (node.seen & TAKEN != 0 || node.g <= gn) {
+                    continue;
+                }
+                if closed.contains(&(n as u32)) {
                     continue;
                 }
                 *node = Node {
@@ -299,7 +303,7 @@ mod tests {
                 nz,
                 neighbours: &N8,
             };
-            let (found, taken) = s.run(&g, &seeds, to, u64::MAX, &mut path);
+            let (found, taken) = s.run(&g, &seeds, to, &[], u64::MAX, &mut path);
             assert!(taken as usize <= nx * nz);
             if want.is_finite() {
                 assert_eq!(found, Found::Path, "cell {to}");
@@ -328,21 +332,21 @@ mod tests {
         let mut s = Search::default();
         let mut path = Vec::new();
         // Corner to corner: the straight diagonal, 64 cells, taking barely more.
-        let (found, taken) = s.run(&g, &[(0, 0.0)], nx * nz - 1, u64::MAX, &mut path);
+        let (found, taken) = s.run(&g, &[(0, 0.0)], nx * nz - 1, &[], u64::MAX, &mut path);
         assert_eq!(found, Found::Path);
         assert_eq!(path.len(), 64);
         assert!(taken < 200, "took {taken} of {}", nx * nz);
         // Generations: many searches reuse the marks without clearing them.
         s.generation = TAKEN - 2;
         for to in [5usize, 700, 4000] {
-            let (found, _) = s.run(&g, &[(0, 0.0)], to, u64::MAX, &mut path);
+            let (found, _) = s.run(&g, &[(0, 0.0)], to, &[], u64::MAX, &mut path);
             assert_eq!(found, Found::Path);
             assert_eq!(path[0] as usize, to);
             assert_eq!(*path.last().unwrap(), 0);
         }
         assert!(s.generation < 10);
         // A cap on the cells taken: the search gives up, writing no path.
-        let (found, taken) = s.run(&g, &[(0, 0.0)], nx * nz - 1, 10, &mut path);
+        let (found, taken) = s.run(&g, &[(0, 0.0)], nx * nz - 1, &[], 10, &mut path);
         assert_eq!((found, taken), (Found::GaveUp, 10));
         assert!(path.is_empty());
     }

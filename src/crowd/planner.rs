@@ -1383,12 +1383,15 @@ impl Planner {
     /// agent wedged into a concave corner does not see through the crack behind it).
     ///
     /// `ticket` (the agent's slot) decides its turns to search while it waits for a field.
+    /// `avoid`: another agent's centre and radius the agent is to search its way round (it
+    /// yields in a head-on block), in its turn while searches last.
     pub(crate) fn next_point(
         &mut self,
         pos: Vec2,
         target: Vec2,
         radius: f32,
         ticket: u32,
+        avoid: Option<(Vec2, f32)>,
         fits: impl Fn(Vec2) -> bool,
     ) -> (Vec2, bool) {
         if self.nx == 0 {
@@ -1403,8 +1406,16 @@ impl Planner {
         // search of its own, in its turn, while the search budget lasts; else walk straight and
         // ask again next sub-step. Decided before the line of sight, which costs most on the
         // long lines of goals far away (a crowd with thousands of goals of its own waits here).
+        if let Some(avoid) = avoid {
+            if let Some(route) = self.search_route(pos, target, radius, ticket, Some(avoid), &fits)
+            {
+                return route;
+            }
+        }
         if !self.field_ready(self.goal_block(target), Self::pass(radius)) {
-            return self.search_route(pos, target, radius, ticket, &fits);
+            return self
+                .search_route(pos, target, radius, ticket, None, &fits)
+                .unwrap_or((target, false));
         }
         if self.clear_line(pos, target, need, step, &fits) {
             return (target, true);
@@ -1554,18 +1565,43 @@ impl Planner {
         target: Vec2,
         radius: f32,
         ticket: u32,
+        avoid: Option<(Vec2, f32)>,
         fits: &impl Fn(Vec2) -> bool,
-    ) -> (Vec2, bool) {
+    ) -> Option<(Vec2, bool)> {
         self.asked += 1;
-        let turn = (u64::from(ticket) + self.sub_steps).is_multiple_of(self.stride);
+        // (Agents giving way are few, and search out of turn.)
+        let turn =
+            avoid.is_some() || (u64::from(ticket) + self.sub_steps).is_multiple_of(self.stride);
         if self.search_cells == 0 || !turn {
-            return (target, false);
+            return None;
         }
         self.granted += 1;
         let need = self.need(radius);
         let step = (0.25 * radius).max(0.125 * self.cell);
-        if self.clear_line(pos, target, need, step, fits) {
-            return (target, true);
+        if avoid.is_none() && self.clear_line(pos, target, need, step, fits) {
+            return Some((target, true));
+        }
+        // The cells nearer the other agent than this one within both radii of it.
+        let mut closed = [0u32; 49];
+        let mut n_closed = 0;
+        if let Some((at, r)) = avoid {
+            let c = self.clamped_cell(at);
+            let (cx, cz) = ((c % self.nx) as i64, (c / self.nx) as i64);
+            let reach = r + radius;
+            for dz in -3..=3i64 {
+                for dx in -3..=3i64 {
+                    let (x, z) = (cx + dx, cz + dz);
+                    if x < 0 || z < 0 || x >= self.nx as i64 || z >= self.nz as i64 {
+                        continue;
+                    }
+                    let n = (x + z * self.nx as i64) as usize;
+                    let p = self.center(n);
+                    if p.distance(at) <= reach && p.distance(at) < p.distance(pos) {
+                        closed[n_closed] = n as u32;
+                        n_closed += 1;
+                    }
+                }
+            }
         }
         let pass = Self::pass(radius);
         let start = self.clamped_cell(pos);
@@ -1596,7 +1632,7 @@ impl Planner {
                 .find(|&&(_, c)| self.slides(pos, self.rep[c], step, fits))
             {
                 Some(&(_, c)) => c,
-                None => return (target, false),
+                None => return Some((target, false)),
             }
         };
         let m = self.moves_for(pass);
@@ -1609,17 +1645,28 @@ impl Planner {
             nz: self.nz,
             neighbours: &NEIGHBOURS,
         };
-        let (found, taken) = self
-            .search
-            .run(&graph, &seeds, to, self.search_cells, &mut path);
+        let (found, taken) = self.search.run(
+            &graph,
+            &seeds,
+            to,
+            &closed[..n_closed],
+            self.search_cells,
+            &mut path,
+        );
         self.search_cells -= taken;
         self.searched += 1;
         let route = match found {
             Found::Path => {
                 let len = path.len().min(LOOK_ALONG + 1);
-                (self.aim(pos, &path[..len], need, step, fits), false)
+                Some((self.aim(pos, &path[..len], need, step, fits), false))
             }
-            Found::Unreachable | Found::GaveUp => (target, false),
+            // No way round the other agent (or none found within the searches left): back off,
+            // away from it, for it to pass.
+            Found::Unreachable | Found::GaveUp if avoid.is_some() => avoid.map(|(at, _)| {
+                let away = (pos - at).try_normalize().unwrap_or(Vec2::X);
+                (pos + away * (4.0 * radius), false)
+            }),
+            Found::Unreachable | Found::GaveUp => Some((target, false)),
         };
         self.search_seeds = seeds;
         self.path = path;
@@ -2382,17 +2429,23 @@ mod tests {
             p.budget = 0;
             p.search_cells = 0;
             tests.set(0);
-            assert_eq!(p.next_point(pos, target, 0.3, i, fits), (target, false));
+            assert_eq!(
+                p.next_point(pos, target, 0.3, i, None, fits),
+                (target, false)
+            );
             assert_eq!(tests.get(), 0, "no line tested without searches left");
             p.search_cells = u64::MAX;
             (p.stride, p.sub_steps) = (2, u64::from(i) + 1);
-            assert_eq!(p.next_point(pos, target, 0.3, i, fits), (target, false));
+            assert_eq!(
+                p.next_point(pos, target, 0.3, i, None, fits),
+                (target, false)
+            );
             assert_eq!(tests.get(), 0, "no line tested out of turn");
             p.stride = 1;
-            let searched = p.next_point(pos, target, 0.3, i, fits);
+            let searched = p.next_point(pos, target, 0.3, i, None, fits);
             assert!(tests.get() > 0, "lines tested in its turn");
             fielded.budget = 1;
-            let by_field = fielded.next_point(pos, target, 0.3, i, fits);
+            let by_field = fielded.next_point(pos, target, 0.3, i, None, fits);
             routed += usize::from(by_field.0 != target);
             // Both aims lie on a shortest way: the field's value where the aim is, plus the
             // straight walk to it, is the value where the agent is (to within a cell or two:

@@ -64,6 +64,9 @@ const MIN_LIGHT_PER_THREAD: usize = 2;
 const STEER_BLOCK: usize = 128;
 /// Bodies ahead whose scattered records are prefetched.
 const SCATTER_AHEAD: usize = 16;
+/// Sub-steps an agent gives way for after a head-on block (see `Crowd::yield_to`): long
+/// enough for the other to get through a short passage.
+const YIELD_STEPS: u64 = 40;
 
 /// An agent's id: stable while it lives, invalid once removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -224,6 +227,11 @@ pub struct Crowd {
     next: Vec<u32>,
     found: Vec<u32>,
     planner: Planner,
+    /// Agents giving way in a head-on block (see [`Crowd::yield_to`]): the agent's id, where
+    /// the other agent stood and its radius, and the sub-step the yield ends at.
+    yields: Vec<(u32, Vec2, f32, u64)>,
+    /// Sub-steps taken.
+    sub_steps: u64,
     /// The lane builds the step may use (AVX-512 where the CPU has it, unless turned off).
     kernels: Kernels,
 }
@@ -456,6 +464,8 @@ impl Crowd {
             next: Vec::with_capacity(2 * capacity),
             found: Vec::with_capacity(64),
             planner: Planner::default(),
+            yields: Vec::with_capacity(64),
+            sub_steps: 0,
             kernels: Kernels::detect(Simd::Avx512),
         })
     }
@@ -854,7 +864,48 @@ impl Crowd {
         Ok(())
     }
 
+    /// Whether the planned agent in `slot` is to give way to another, and where that one
+    /// stands and its radius: the two touch, face opposite ways, each is the other's most
+    /// urgent hit, and one of them made no headway last step (a head-on block, which in a
+    /// passage one agent wide neither the side bias nor pushing resolves). Of the two, the
+    /// lower priority gives way; of equals, the later slot; an agent that does not plan its
+    /// route cannot, so the other does.
+    fn yield_to(&self, slot: usize) -> Option<(Vec2, f32)> {
+        let a = self.agents.items[slot].as_ref()?;
+        if a.route_mode != RouteMode::Planned || a.hit.kind != HitKind::Agent {
+            return None;
+        }
+        let other = self.agents.get(a.hit.id).ok()?;
+        let other_slot = (a.hit.id & SLOT_MASK) as usize;
+        let at = Vec2::new(other.position.x, other.position.z);
+        let gap = at.distance(Vec2::new(a.position.x, a.position.z)) - a.radius - other.radius;
+        let stuck = a.state == AgentState::Blocked || other.state == AgentState::Blocked;
+        if other.hit.kind != HitKind::Agent
+            || other.hit.id != self.agents.id_of(slot)
+            || !stuck
+            || gap > 0.05 * a.radius.min(other.radius)
+            || a.heading.dot(other.heading) >= -0.5
+        {
+            return None;
+        }
+        let yields = other.route_mode != RouteMode::Planned
+            || a.priority < other.priority
+            || (a.priority == other.priority && slot > other_slot);
+        yields.then_some((at, other.radius))
+    }
+
     fn route(&mut self, slot: usize) -> (Vec2, bool) {
+        // A new head-on block: give way for YIELD_STEPS sub-steps, routed round where the
+        // other agent stood (or backing off when there is no way round), starting now.
+        let me = self.agents.id_of(slot);
+        let mut fresh = false;
+        if let Some((at, r)) = self.yield_to(slot) {
+            if !self.yields.iter().any(|y| y.0 == me) {
+                self.yields.push((me, at, r, self.sub_steps + YIELD_STEPS));
+                fresh = true;
+            }
+        }
+        let avoid = self.yields.iter().find(|y| y.0 == me).map(|y| (y.1, y.2));
         let Some(a) = self.agents.items[slot].as_mut() else {
             return (Vec2::ZERO, true);
         };
@@ -878,7 +929,7 @@ impl Crowd {
                     return (target, true);
                 }
                 let (point, last, age) = a.plan;
-                if age > 0 && !last && point.distance(pos) > 2.0 * a.radius {
+                if !fresh && age > 0 && !last && point.distance(pos) > 2.0 * a.radius {
                     a.plan.2 -= 1;
                     return (point, last);
                 }
@@ -893,7 +944,9 @@ impl Crowd {
                         .get_or_init(|| obstacle_distance(pos, r, shapes, og).min(r) - 1e-3 * r);
                     obstacle_distance(p, r, shapes, og) >= depth
                 };
-                let (point, last) = self.planner.next_point(pos, target, r, slot as u32, fits);
+                let (point, last) =
+                    self.planner
+                        .next_point(pos, target, r, slot as u32, avoid, fits);
                 // A straight fallback (no field yet) is retried next sub-step.
                 let age = if last || point != target {
                     REPLAN_STEPS
@@ -925,6 +978,9 @@ impl Crowd {
     #[inline(never)]
     fn gather(&mut self) -> Option<(f32, f32)> {
         self.planner.begin_step();
+        self.sub_steps += 1;
+        let now = self.sub_steps;
+        self.yields.retain(|y| y.3 > now);
         // Gather, in slot order: routes, positions, the largest radius and look-ahead.
         self.gathered.clear();
         self.gathered_pos.clear();

@@ -33,6 +33,13 @@
 //! right at the target) settles too,
 //! so a crowd sharing one destination forms a still blob instead of pushing forever.
 //!
+//! **Give way** (planned agents, decided with the route in `Crowd::route`): two agents that
+//! touch face to face, each the other's most urgent hit, one of them making no headway (a
+//! head-on block, which in a passage one agent wide neither the side bias nor pushing
+//! resolves), are parted by one of them giving way for 4 s: the lower priority (of equals, the
+//! later slot; an agent that does not plan its route cannot, so the other does) routes round
+//! the spot where the other stood, or, with no way round, backs off from it.
+//!
 //! **Project**: after moving, overlapping agents are pushed apart (Jacobi iterations; each pair
 //! split by priority: 50/50 for equals, 90/10 when one is lower), then every agent is pushed out
 //! of every obstacle it entered.
