@@ -1384,7 +1384,8 @@ impl Planner {
     ///
     /// `ticket` (the agent's slot) decides its turns to search while it waits for a field.
     /// `avoid`: another agent's centre and radius the agent is to search its way round (it
-    /// yields in a head-on block), in its turn while searches last.
+    /// gives way in a head-on block), out of turn while searches last; when they do not, its
+    /// usual route.
     pub(crate) fn next_point(
         &mut self,
         pos: Vec2,
@@ -1454,7 +1455,6 @@ impl Planner {
         let start = self.clamped_cell(pos);
         // The agent's own cell may be too tight (it is squeezed against a wall): use the best
         // reachable cell nearby.
-        let (sx, sz) = ((start % self.nx) as i64, (start / self.nx) as i64);
         let mut cur = start;
         if !dist[start].is_finite() {
             // The nearby reachable cells, best first; the first one the agent's disc can slide
@@ -1462,18 +1462,11 @@ impl Planner {
             // else the best.
             let mut near = [(f32::INFINITY, 0usize); 49];
             let mut count = 0;
-            for dz in -3..=3i64 {
-                for dx in -3..=3i64 {
-                    let (x, z) = (sx + dx, sz + dz);
-                    if x < 0 || z < 0 || x >= self.nx as i64 || z >= self.nz as i64 {
-                        continue;
-                    }
-                    let c = (x + z * self.nx as i64) as usize;
-                    let d = dist[c] + ((dx * dx + dz * dz) as f32).sqrt();
-                    if d.is_finite() {
-                        near[count] = (d, c);
-                        count += 1;
-                    }
+            for (c, dx, dz) in self.around(start) {
+                let d = dist[c] + ((dx * dx + dz * dz) as f32).sqrt();
+                if d.is_finite() {
+                    near[count] = (d, c);
+                    count += 1;
                 }
             }
             if count == 0 {
@@ -1512,6 +1505,20 @@ impl Planner {
             len += 1;
         }
         Some((self.aim(pos, &descent[..len], need, step, fits), false))
+    }
+
+    /// The cells of the grid within three columns and rows of cell `c` (at most 49), row by
+    /// row, each with its column and row offsets from `c`.
+    fn around(&self, c: usize) -> impl Iterator<Item = (usize, i64, i64)> + '_ {
+        let (nx, nz) = (self.nx as i64, self.nz as i64);
+        let (cx, cz) = (c as i64 % nx, c as i64 / nx);
+        (-3..=3i64)
+            .flat_map(|dz| (-3..=3i64).map(move |dx| (dx, dz)))
+            .filter(move |&(dx, dz)| {
+                let (x, z) = (cx + dx, cz + dz);
+                x >= 0 && z >= 0 && x < nx && z < nz
+            })
+            .map(move |(dx, dz)| ((cx + dx + (cz + dz) * nx) as usize, dx, dz))
     }
 
     /// The point to walk toward along `way`, cells of a descent from the agent's cell (or the
@@ -1553,12 +1560,15 @@ impl Planner {
         chosen
     }
 
-    /// [`Self::next_point`] for an agent waiting for a field: an A* search from its goal's
-    /// cells to its own ([`super::paths`]) and its aim along the way found, in its turn while
-    /// the sub-step's search budget lasts; else `(target, false)` (walk straight, ask again).
-    /// An agent standing in a cell too tight for it searches to the nearest open cell it can
-    /// slide to within three; a goal it cannot reach, or a search over the budget, leaves it
-    /// walking straight.
+    /// [`Self::next_point`] by a search of its own, for an agent waiting for a field or giving
+    /// way to the agent `avoid`: an A* search from its goal's cells to its own
+    /// ([`super::paths`]) and its aim along the way found, in its turn (giving way, out of
+    /// turn) while the sub-step's search budget lasts; `None` when it may not search now. An
+    /// agent standing in a cell too tight for it searches to the nearest open cell it can slide
+    /// to within three. Giving way, the search never enters the cells within both radii of the
+    /// other agent that lie nearer it than this one; when no way round is found, the agent backs
+    /// off, away from the other. Waiting, a goal it cannot reach, or a search over the budget,
+    /// leaves it walking straight.
     fn search_route(
         &mut self,
         pos: Vec2,
@@ -1585,21 +1595,11 @@ impl Planner {
         let mut closed = [0u32; 49];
         let mut n_closed = 0;
         if let Some((at, r)) = avoid {
-            let c = self.clamped_cell(at);
-            let (cx, cz) = ((c % self.nx) as i64, (c / self.nx) as i64);
-            let reach = r + radius;
-            for dz in -3..=3i64 {
-                for dx in -3..=3i64 {
-                    let (x, z) = (cx + dx, cz + dz);
-                    if x < 0 || z < 0 || x >= self.nx as i64 || z >= self.nz as i64 {
-                        continue;
-                    }
-                    let n = (x + z * self.nx as i64) as usize;
-                    let p = self.center(n);
-                    if p.distance(at) <= reach && p.distance(at) < p.distance(pos) {
-                        closed[n_closed] = n as u32;
-                        n_closed += 1;
-                    }
+            for (n, _, _) in self.around(self.clamped_cell(at)) {
+                let p = self.center(n);
+                if p.distance(at) <= r + radius && p.distance(at) < p.distance(pos) {
+                    closed[n_closed] = n as u32;
+                    n_closed += 1;
                 }
             }
         }
@@ -1609,20 +1609,12 @@ impl Planner {
             start
         } else {
             // The open cells within three, nearest first; the first the disc slides to.
-            let (sx, sz) = ((start % self.nx) as i64, (start / self.nx) as i64);
             let mut near = [(f32::INFINITY, 0usize); 49];
             let mut count = 0;
-            for dz in -3..=3i64 {
-                for dx in -3..=3i64 {
-                    let (x, z) = (sx + dx, sz + dz);
-                    if x < 0 || z < 0 || x >= self.nx as i64 || z >= self.nz as i64 {
-                        continue;
-                    }
-                    let c = (x + z * self.nx as i64) as usize;
-                    if self.rep_clear[c] >= pass {
-                        near[count] = (self.rep[c].distance(pos), c);
-                        count += 1;
-                    }
+            for (c, _, _) in self.around(start) {
+                if self.rep_clear[c] >= pass {
+                    near[count] = (self.rep[c].distance(pos), c);
+                    count += 1;
                 }
             }
             let near = &mut near[..count];
@@ -2115,6 +2107,13 @@ mod tests {
         c.obstacles().map(|(_, o)| o.shape()).collect()
     }
 
+    /// A planner built over the 60 obstacles of `Scenario::obstacle_field(0, 60, 5)`.
+    fn field_planner() -> Planner {
+        let mut p = Planner::default();
+        p.rebuild(&shapes_of(&Scenario::obstacle_field(0, 60, 5).crowd));
+        p
+    }
+
     #[test]
     fn cell_points_and_segments_have_the_clearance_stored() {
         // Against every obstacle (not the per-cell lists), in f32 with a sampled check of
@@ -2413,9 +2412,7 @@ mod tests {
         // straight at the target and no line of sight is tested. In its turn it searches, and
         // its aim, like the goal's field's, lies on a shortest way (the search is a descent of
         // that field; where equal ways tie, the two may take different ones).
-        let shapes = shapes_of(&Scenario::obstacle_field(0, 60, 5).crowd);
-        let mut p = Planner::default();
-        p.rebuild(&shapes);
+        let mut p = field_planner();
         let mut fielded = p.clone();
         let tests = core::cell::Cell::new(0u32);
         let fits = |_: Vec2| {
@@ -2472,8 +2469,7 @@ mod tests {
 
     #[test]
     fn the_turns_to_search_widen_when_searches_run_out_and_narrow_again() {
-        let mut p = Planner::default();
-        p.rebuild(&shapes_of(&Scenario::obstacle_field(0, 60, 5).crowd));
+        let mut p = field_planner();
         p.begin_step();
         assert_eq!(p.stride, 1);
         // 100 asked, 10 searched before the cells ran out: turns every 10 sub-steps.
