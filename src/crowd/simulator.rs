@@ -880,11 +880,21 @@ impl Crowd {
         let at = Vec2::new(other.position.x, other.position.z);
         let gap = at.distance(Vec2::new(a.position.x, a.position.z)) - a.radius - other.radius;
         let stuck = a.state == AgentState::Blocked || other.state == AgentState::Blocked;
+        // Each stands right in the other's way to its route point (agents jostling into their
+        // places near their targets, or pressed together at a door, face any way and touch
+        // at any side).
+        let in_way = |a: &Agent, b: &Agent| {
+            let p = Vec2::new(a.position.x, a.position.z);
+            let to = (a.plan.0 - p).try_normalize().unwrap_or(Vec2::ZERO);
+            let off = (Vec2::new(b.position.x, b.position.z) - p).try_normalize();
+            off.is_some_and(|o| o.dot(to) > 0.7)
+        };
+        let opposite = in_way(a, other) && in_way(other, a);
         if other.hit.kind != HitKind::Agent
             || other.hit.id != self.agents.id_of(slot)
             || !stuck
             || gap > 0.05 * a.radius.min(other.radius)
-            || a.heading.dot(other.heading) >= -0.5
+            || !opposite
         {
             return None;
         }
