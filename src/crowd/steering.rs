@@ -34,9 +34,9 @@
 //! so a crowd sharing one destination forms a still blob instead of pushing forever.
 //!
 //! **Give way** (planned agents, decided with the route in `Crowd::route`): two agents that
-//! touch face to face, each the other's most urgent hit, one of them making no headway (a
-//! head-on block, which in a passage one agent wide neither the side bias nor pushing
-//! resolves), are parted by one of them giving way for 4 s: the lower priority (of equals, the
+//! touch, each standing right in the other's way to its route point and its most urgent
+//! hit, one of them making no headway (a head-on block, which in a passage one agent wide
+//! neither the side bias nor pushing resolves), are parted by one of them giving way for 4 s: the lower priority (of equals, the
 //! later slot; an agent that does not plan its route cannot, so the other does) routes round
 //! the spot where the other stood, or, with no way round, backs off from it.
 //!
