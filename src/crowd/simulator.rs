@@ -868,9 +868,8 @@ impl Crowd {
     /// stands and its radius: the two touch, each stands right in the other's way to its route
     /// point (within 45°) and is the other's most urgent hit, and one of them made no headway
     /// last step (a head-on block, which in a passage one agent wide neither the side bias
-    /// nor pushing resolves). Of the two, the
-    /// lower priority gives way; of equals, the later slot; an agent that does not plan its
-    /// route cannot, so the other does.
+    /// nor pushing resolves). Of the two, the lower priority gives way; of equals, the later
+    /// slot; an agent that does not plan its route cannot, so the other does.
     fn yield_to(&self, slot: usize) -> Option<(Vec2, f32)> {
         let a = self.agents.items[slot].as_ref()?;
         if a.route_mode != RouteMode::Planned || a.hit.kind != HitKind::Agent {
