@@ -908,14 +908,15 @@ impl Crowd {
         // A new head-on block: give way for YIELD_STEPS sub-steps, routed round where the
         // other agent stood (or backing off when there is no way round), starting now.
         let me = self.agents.id_of(slot);
+        let mut avoid = self.yields.iter().find(|y| y.0 == me).map(|y| (y.1, y.2));
         let mut fresh = false;
-        if let Some((at, r)) = self.yield_to(slot) {
-            if !self.yields.iter().any(|y| y.0 == me) {
+        if avoid.is_none() {
+            if let Some((at, r)) = self.yield_to(slot) {
                 self.yields.push((me, at, r, self.sub_steps + YIELD_STEPS));
+                avoid = Some((at, r));
                 fresh = true;
             }
         }
-        let avoid = self.yields.iter().find(|y| y.0 == me).map(|y| (y.1, y.2));
         let Some(a) = self.agents.items[slot].as_mut() else {
             return (Vec2::ZERO, true);
         };
