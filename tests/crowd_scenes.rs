@@ -195,40 +195,88 @@ fn planned_agents_get_through_the_obstacle_field_round_a_moving_disc() {
     assert_eq!(run(2).3, bits);
 }
 
+/// A crowd whose agents plan their routes, and a divider 2 m thick (walls along z = ±1) with a
+/// passage `width` wide at x = 0, walled along its length; with `second`, another passage 2 m
+/// wide opens at x = 11..13.
+fn passage_scene(width: f32, second: bool) -> Crowd {
+    let mut c = Crowd::new(4).unwrap();
+    c.set_agent_defaults(AgentDefaults {
+        route_mode: RouteMode::Planned,
+        ..AgentDefaults::default()
+    })
+    .unwrap();
+    let wall = |x0: f32, z0: f32, x1: f32, z1: f32| Obstacle::Wall {
+        a: Vec3::new(x0, 0.0, z0),
+        b: Vec3::new(x1, 0.0, z1),
+    };
+    for z in [-1.0f32, 1.0] {
+        c.add_obstacle(wall(-30.0, z, -width / 2.0, z)).unwrap();
+        if second {
+            c.add_obstacle(wall(width / 2.0, z, 11.0, z)).unwrap();
+            c.add_obstacle(wall(13.0, z, 30.0, z)).unwrap();
+        } else {
+            c.add_obstacle(wall(width / 2.0, z, 30.0, z)).unwrap();
+        }
+    }
+    for x in [-width / 2.0, width / 2.0] {
+        c.add_obstacle(wall(x, -1.0, x, 1.0)).unwrap();
+    }
+    c
+}
+
+#[test]
+fn a_lone_agent_pressed_against_the_divider_beside_a_tight_passage_enters_it() {
+    // A planned agent of radius 0.5 starts 0.1 m from the divider, 0.7–2.65 m to either side
+    // of a passage 1.34 m wide (0.17 m to spare each side), on either side of the divider, and
+    // heads through. Its route point lies at the passage's mouth, along the wall; the steer's
+    // obstacle ray stopped only at the target, so it saw the mouth's far corner past that
+    // point and was pushed back into the near corner: 37 of 40 starts on one side stayed
+    // there for good.
+    let mut stuck = Vec::new();
+    for i in 0..40 {
+        for (side, across) in [(1.0f32, 1.0f32), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)] {
+            let mut c = passage_scene(1.34, false);
+            let x = side * (0.7 + 0.05 * i as f32);
+            let yaw = if across > 0.0 {
+                core::f32::consts::PI
+            } else {
+                0.0
+            };
+            let a = c
+                .add_agent(Vec3::new(x, 0.0, 1.6 * across), yaw, 1.3, 0.5)
+                .unwrap();
+            c.set_target(a, Vec3::new(0.0, 0.0, -8.0 * across), 0.3)
+                .unwrap();
+            let mut arrived = false;
+            for _ in 0..300 {
+                c.step(0.1, 1).unwrap();
+                if c.agent(a).unwrap().state() == AgentState::Arrived {
+                    arrived = true;
+                    break;
+                }
+            }
+            if !arrived {
+                stuck.push((x, across));
+            }
+        }
+    }
+    assert!(stuck.is_empty(), "stuck beside the passage: {stuck:?}");
+}
+
 #[test]
 fn agents_meeting_head_on_in_a_passage_one_agent_wide_get_through() {
     // Two planned agents of radius 0.5 walk at each other through a passage 2 m long and
     // 1.30–1.40 m wide, from 8 m either side, at 24 offsets and widths; in one scene a second
     // passage opens 12 m along the divider, in the other there is none. Meeting head-on, the
     // later agent gives way (routed round the spot, or backing off where no way round exists),
-    // so the other always gets through. The one giving way mostly does too; a few stay pressed
-    // against the divider beside the entrance after giving way (as a lone agent starting there
-    // does). Before giving way, 13 of 24 stood nose to nose for good in each scene.
+    // so the other always gets through, and the one giving way then does too (24 of 24 in
+    // each scene). Before giving way, 13 of 24 stood nose to nose for good in each scene; with
+    // it, 4 and 1 of 24 stayed pressed against the divider beside the entrance after giving way
+    // until the steer's obstacle ray stopped at a turn right ahead (see the test above).
     fn run(second_passage: bool, variant: usize) -> (bool, bool) {
-        let mut c = Crowd::new(4).unwrap();
-        c.set_agent_defaults(AgentDefaults {
-            route_mode: RouteMode::Planned,
-            ..AgentDefaults::default()
-        })
-        .unwrap();
-        let wall = |x0: f32, z0: f32, x1: f32, z1: f32| Obstacle::Wall {
-            a: Vec3::new(x0, 0.0, z0),
-            b: Vec3::new(x1, 0.0, z1),
-        };
         let width = 1.3 + 0.02 * (variant % 6) as f32;
         let offset = 0.1 * (variant / 6) as f32;
-        for z in [-1.0f32, 1.0] {
-            c.add_obstacle(wall(-30.0, z, -width / 2.0, z)).unwrap();
-            if second_passage {
-                c.add_obstacle(wall(width / 2.0, z, 11.0, z)).unwrap();
-                c.add_obstacle(wall(13.0, z, 30.0, z)).unwrap();
-            } else {
-                c.add_obstacle(wall(width / 2.0, z, 30.0, z)).unwrap();
-            }
-        }
-        for x in [-width / 2.0, width / 2.0] {
-            c.add_obstacle(wall(x, -1.0, x, 1.0)).unwrap();
-        }
+        let mut c = passage_scene(width, second_passage);
         let a = c
             .add_agent(Vec3::new(offset, 0.0, -8.0), 0.0, 1.3, 0.5)
             .unwrap();
@@ -251,7 +299,7 @@ fn agents_meeting_head_on_in_a_passage_one_agent_wide_get_through() {
         }
         (arrived(&c, a), arrived(&c, b))
     }
-    for (second_passage, least) in [(true, 20), (false, 22)] {
+    for (second_passage, least) in [(true, 23), (false, 23)] {
         let runs: Vec<_> = (0..24).map(|v| run(second_passage, v)).collect();
         let both = runs.iter().filter(|&&(a, b)| a && b).count();
         println!("second passage {second_passage}: both through in {both} of 24");

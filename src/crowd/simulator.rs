@@ -17,7 +17,7 @@ use super::planner::{Planner, MAX_FIELDS, MAX_FIELDS_PER_STEP, REPLAN_STEPS};
 use super::sieve::Ring;
 use super::steering::{
     clear_of_obstacles, finish_turns, obstacle_distance, obstacle_margin, push_out, separation,
-    steer, Body, Decision, Moved, World,
+    steer, Body, Decision, Moved, World, TURN_NEAR,
 };
 use super::CrowdError;
 
@@ -925,7 +925,7 @@ impl Crowd {
         match a.route_mode {
             RouteMode::Direct => (target, true),
             RouteMode::Waypoints => {
-                let reach = (2.0 * a.radius).max(a.arrival_radius);
+                let reach = (TURN_NEAR * a.radius).max(a.arrival_radius);
                 while let Some(w) = a.waypoints.get(a.next_waypoint) {
                     let w = Vec2::new(w.x, w.z);
                     if w.distance(pos) > reach {
@@ -940,7 +940,7 @@ impl Crowd {
                     return (target, true);
                 }
                 let (point, last, age) = a.plan;
-                if !fresh && age > 0 && !last && point.distance(pos) > 2.0 * a.radius {
+                if !fresh && age > 0 && !last && point.distance(pos) > TURN_NEAR * a.radius {
                     a.plan.2 -= 1;
                     return (point, last);
                 }

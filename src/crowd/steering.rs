@@ -7,9 +7,9 @@
 //! forward or of its route direction — so what blocks the way stays seen while turning — or
 //! touching it) it casts a ray — for agents, the relative motion
 //! x(t) = (p_j − p_i) − (v g − v_j) t against the disc of radius r_i + r_j; for obstacles, the
-//! ray p_i + g s against the obstacle grown by r_i, up to `fov_range` (on the final leg no
-//! farther than the target, where the agent stops) — and takes the hit time t and the hit
-//! normal n. The walking direction becomes
+//! ray p_i + g s against the obstacle grown by r_i, up to `fov_range` (no farther than the
+//! route point on the final leg, where the agent stops, and at a turn right ahead, a route
+//! point within [`TURN_NEAR`] radii) — and takes the hit time t and the hit normal n. The walking direction becomes
 //!
 //! d = g + Σ repel_force · u(t) · w · (n + b),  u(t) = (1 − t / T)²,  T = fov_range / speed,
 //!
@@ -82,6 +82,10 @@ const CLOSE: usize = 16;
 pub const BRAKE_TIME: f32 = 0.5;
 /// Extra gap (fraction of the radius) at which an agent counts as touching an arrived one.
 pub const SETTLE_GAP: f32 = 0.2;
+/// A route point closer than this many radii is a turn right ahead: a waypoint that near
+/// counts as passed, a planned route point that near is planned again every sub-step, and
+/// the steer's obstacle ray stops at it (what lies beyond is past the turn).
+pub const TURN_NEAR: f32 = 2.0;
 
 /// Everything the steer knows about one agent, stored in the steer grid's cell order.
 /// `repr(C)` with what a neighbour reads first: the cull's fields (position, velocity,
@@ -457,8 +461,12 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     // meets only beyond the target is never reached: the ray stops there. (Looking the full
     // range, a box just past a goal pushed back and sideways as hard as the goal pulled, and
     // an agent hemmed in by a second box turned on the spot short of its goal for good:
-    // SteerSuite `forest`, seed 4.)
-    let reach_s = if b.final_leg {
+    // SteerSuite `forest`, seed 4.) Likewise at a turn right ahead (a route point within
+    // `TURN_NEAR` radii): what the walk line meets beyond it lies past the turn. (Looking the
+    // full range, an agent beside the mouth of a passage barely wider than itself, aiming
+    // along the wall at the mouth's middle, saw the mouth's far corner and was pushed back
+    // into the near one, for good.)
+    let reach_s = if b.final_leg || dist < TURN_NEAR * b.radius {
         b.fov_range.min(dist)
     } else {
         b.fov_range
