@@ -9,7 +9,8 @@
 //! x(t) = (p_j − p_i) − (v g − v_j) t against the disc of radius r_i + r_j; for obstacles, the
 //! ray p_i + g s against the obstacle grown by r_i, up to `fov_range` (no farther than the
 //! route point on the final leg, where the agent stops, and at a turn right ahead, a route
-//! point within [`TURN_NEAR`] radii) — and takes the hit time t and the hit normal n. The walking direction becomes
+//! point within [`TURN_NEAR`] radii) — and takes the hit time t and the hit normal n. The
+//! walking direction becomes
 //!
 //! d = g + Σ repel_force · u(t) · w · (n + b),  u(t) = (1 − t / T)²,  T = fov_range / speed,
 //!
