@@ -7,7 +7,8 @@
 //! a step after a disc moved among 40 planned agents (their cached routes repaired).
 //! `crowd_planned` times planned routes where they cost most: the 1 k scene with every agent
 //! planning its way to a goal of its own (four new distance fields per step; each iteration on
-//! a fresh copy of the crowd after 30 steps), and a disc
+//! a fresh copy of the crowd after 30 steps), one new distance field per step (one planned
+//! agent among the 1 k scene's obstacles, given a new goal before each step), and a disc
 //! driving off past the obstacles, moved 0.1 m further out before each step (the planning grid
 //! outgrown), among the 1 k scene's agents walking straight and among 40 planned agents.
 
@@ -138,6 +139,52 @@ fn bench(c: &mut Criterion) {
             },
             BatchSize::LargeInput,
         )
+    });
+    // One planned agent among the 1 k scene's obstacles, walled in a 6 m square with a 1 m
+    // door (so no goal outside is in sight and every step needs its field), put back at the
+    // centre with a new goal before each step (64 goals round a 50 m circle, in turn) and a
+    // cache of one field: each step computes one distance field over the 65 780-cell grid.
+    let mut c1 = Scenario::benchmark(1_000).crowd;
+    let ids: Vec<_> = c1.agents().map(|(id, _)| id).collect();
+    for &id in &ids[1..] {
+        c1.remove_agent(id).unwrap();
+    }
+    let walker = ids[0];
+    let wall = |x0: f32, z0: f32, x1: f32, z1: f32| Obstacle::Wall {
+        a: Vec3::new(x0, 0.0, z0),
+        b: Vec3::new(x1, 0.0, z1),
+    };
+    for w in [
+        wall(-3.0, -3.0, 3.0, -3.0),
+        wall(-3.0, 3.0, 3.0, 3.0),
+        wall(-3.0, -3.0, -3.0, 3.0),
+        wall(3.0, -3.0, 3.0, -0.5),
+        wall(3.0, 0.5, 3.0, 3.0),
+    ] {
+        c1.add_obstacle(w).unwrap();
+    }
+    c1.set_route_mode(walker, RouteMode::Planned).unwrap();
+    c1.set_route_cache(1).unwrap();
+    let mut turn = 0u32;
+    let before = c1.planner().fields_computed();
+    let mut one_field = |c: &mut Crowd| {
+        turn += 1;
+        let a = turn as f32 * core::f32::consts::TAU / 64.0;
+        let goal = Vec3::new(50.0 * a.cos(), 0.0, 50.0 * a.sin());
+        c.set_position(walker, Vec3::ZERO, 0.0).unwrap();
+        c.set_target(walker, goal, 0.3).unwrap();
+        c.step(0.1, 1).unwrap();
+    };
+    for _ in 0..64 {
+        one_field(&mut c1);
+    }
+    assert_eq!(
+        c1.planner().fields_computed() - before,
+        64,
+        "a field per step"
+    );
+    g.bench_function("one new field (1 k scene's obstacles)", |b| {
+        b.iter(|| one_field(&mut c1))
     });
     // A disc driving off along +x from just outside the obstacles, 0.1 m per step.
     let driving_off = |crowd: &mut Crowd, from: f32| {
