@@ -297,7 +297,7 @@ WfStatus wf_crowd_route_cache(const struct WfCrowd *crowd,
 
 // Bounds the route planning done per sub-step (route mode `WF_ROUTE_PLANNED`): at most
 // `fields_per_step` distance fields are computed, or stale ones repaired, in each (4 unless
-// set). A field costs up to about 1.3 ms on the finest planning grid (65 536 cells), so the
+// set). A field costs up to about 1 ms on the finest planning grid (65 536 cells), so the
 // budget bounds the planner's share of a frame, as Unity's `pathfindingIterationsPerFrame`
 // does for its NavMesh: lower keeps frames short when many agents plan to goals of their own,
 // higher gets routes sooner. An agent waiting for a field may search a way of its own (A*

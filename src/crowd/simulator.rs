@@ -777,7 +777,7 @@ impl Crowd {
     /// Bounds the route planning done per sub-step: at most `fields_per_step` distance fields
     /// are computed, or stale ones repaired, in each
     /// ([`FIELDS_PER_STEP`](super::planner::FIELDS_PER_STEP) = 4 unless set). A
-    /// field costs up to ~1.3 ms on the finest planning grid here (65 536 cells), so the budget
+    /// field costs up to ~1 ms on the finest planning grid here (65 536 cells), so the budget
     /// bounds the planner's share of a frame, as Unity's `pathfindingIterationsPerFrame` does
     /// for its NavMesh: a lower budget keeps frames short when many agents plan to goals of
     /// their own, and they wait longer for their routes; a higher one gets routes sooner.

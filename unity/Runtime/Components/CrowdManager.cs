@@ -30,7 +30,7 @@ namespace Wayfarer.Components
         int _routeCache = CrowdSimulation.MaxRouteCache;
 
         [SerializeField, Range(1, CrowdSimulation.MaxRouteBudget), Tooltip("Most distance fields computed per step for " +
-            "planned routes (each up to ~1.3 ms on the largest planning grid): lower keeps frames short when many agents " +
+            "planned routes (each up to ~1 ms on the largest planning grid): lower keeps frames short when many agents " +
             "plan to goals of their own, higher gets their routes sooner (and lets agents waiting for a field search " +
             "more ways of their own).")]
         int _routeBudget = CrowdSimulation.DefaultRouteBudget;

@@ -97,7 +97,7 @@ namespace Wayfarer.Crowd
         /// <summary>
         /// Bounds the route planning done per sub-step (<see cref="RouteMode.Planned"/>): at most
         /// <paramref name="fieldsPerStep"/> distance fields are computed, or stale ones repaired, in each
-        /// (<see cref="DefaultRouteBudget"/> unless set). A field costs up to about 1.3 ms on the finest
+        /// (<see cref="DefaultRouteBudget"/> unless set). A field costs up to about 1 ms on the finest
         /// planning grid (65 536 cells), so the budget bounds the planner's share of a frame, as
         /// <c>NavMesh.pathfindingIterationsPerFrame</c> does for Unity's NavMesh: lower keeps frames short
         /// when many agents plan to goals of their own, higher gets routes sooner. An agent waiting for a
