@@ -1674,8 +1674,7 @@ impl Planner {
 ///
 /// On x86-64 each row of three neighbours is one SSE2 load and compare (the lane after them is
 /// ignored), the same f32 sums and comparisons as one by one; the three rows' masks, 9 bits,
-/// pick the moves' bits from a table (a field on the 1 k benchmark's grid: 1.02 → 0.91–0.99
-/// ms).
+/// pick the moves' bits from a table.
 #[inline]
 fn lowered_inside(dist: &[f32], c: usize, nx: usize, dc: f32) -> u32 {
     debug_assert!(c > nx && c + nx + 3 <= dist.len());
