@@ -9,7 +9,10 @@ pub enum AgentState {
     /// Walking toward its target.
     #[default]
     Moving = 0,
-    /// Inside its arrival radius, or settled against agents already arrived at the same target.
+    /// Inside its arrival radius; for a target inside an obstacle or closer to one than its
+    /// radius less the arrival radius (so it cannot come that near), within the arrival radius
+    /// of the nearest point it can reach; or settled against agents already arrived at the
+    /// same target.
     Arrived = 1,
     /// Wants to move but made less than a tenth of its intended progress this step.
     Blocked = 2,

@@ -4,7 +4,10 @@
 //! farthest cell of its descent along the field that it can see (string pulling), or straight
 //! at the target once it sees it. An agent whose field a sub-step cannot give (not cached, the
 //! field budget spent) searches a way of its own meanwhile, in turns within a share of the
-//! budget (A* from the goal over the same moves), and aims along it the same way.
+//! budget (A* from the goal over the same moves), and aims along it the same way. Near its
+//! goal's block, where the field (seeded at 0 over the whole block) cannot tell the way to the
+//! target itself, an agent that does not see its target takes the last stretch by a small A*
+//! search from the cells beside the target (`Planner::approach`).
 //!
 //! Passability is exact along the graph's own segments. Each cell has a representative point:
 //! of `REP_SAMPLES`² points spread over the cell (a third of a cell apart), the one with the
@@ -83,7 +86,7 @@ pub const GOAL_BLOCK: f32 = 2.0;
 pub const REPLAN_STEPS: u32 = 10;
 /// New distance fields computed (or stale ones repaired) per sub-step at most, unless set
 /// otherwise with [`Crowd::set_route_budget`](super::Crowd::set_route_budget): each a Dijkstra
-/// over the planning grid (~1.2 ms on the finest one here); agents beyond the budget search
+/// over the planning grid (~1 ms on the finest one here); agents beyond the budget search
 /// ways of their own within a sixteenth of a field's cells per unit of budget, in turns, or
 /// walk straight, and ask again next sub-step.
 pub const FIELDS_PER_STEP: u32 = 4;
@@ -110,6 +113,14 @@ const EDGES: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 const SLIDE_CELLS: f32 = 12.0;
 /// Cells of descent looked along for the farthest visible one.
 const LOOK_ALONG: usize = 96;
+/// An agent whose cell lies within this many columns and rows of its goal's block and does
+/// not see its target takes the last stretch by [`Planner::approach`].
+const APPROACH_CELLS: usize = 3;
+/// How far [`Planner::approach`] widens, in half cells, the distance from the target its
+/// seeds' points must slide to.
+const APPROACH_RINGS: usize = 4;
+/// The most cells the search of [`Planner::approach`] takes.
+const APPROACH_SEARCH: u64 = 1024;
 /// Cells the A* searches of agents waiting for a field may take per sub-step, per field of
 /// the route budget, as a fraction of the grid's cells (1/16 of a field's cells; a search
 /// takes a cell at several times a field's cost, a heap against buckets, so on the 10 k
@@ -1427,7 +1438,7 @@ impl Planner {
         // no radius.
         let own = (need, Self::pass(radius));
         for (need, pass) in [own, (self.need(0.0), Self::pass(0.0))] {
-            if let Some(route) = self.descend(pos, target, need, pass, step, &fits) {
+            if let Some(route) = self.descend(pos, target, radius, need, pass, step, &fits) {
                 return route;
             }
         }
@@ -1437,10 +1448,12 @@ impl Planner {
     /// [`Self::next_point`] along the distance field of clearance `pass` (lines of sight
     /// asking `need` of the centre clearances): `None` when no cell within three of the
     /// agent's is reachable in that field.
+    #[allow(clippy::too_many_arguments)]
     fn descend(
         &mut self,
         pos: Vec2,
         target: Vec2,
+        radius: f32,
         need: f32,
         pass: f32,
         step: f32,
@@ -1483,6 +1496,12 @@ impl Planner {
                 }
             }
         }
+        if self.near_block(cur, block) {
+            if let Some(route) = self.approach(pos, target, radius, pass, need, step, fits) {
+                return Some(route);
+            }
+        }
+        let dist = &self.fields[f].dist;
         // Descend the field; aim along the descent.
         let mut descent = [cur as u32; LOOK_ALONG + 1];
         let mut len = 1;
@@ -1505,7 +1524,7 @@ impl Planner {
             descent[len] = cur as u32;
             len += 1;
         }
-        Some((self.aim(pos, &descent[..len], need, step, fits), false))
+        Some(self.aim_or_target(pos, target, &descent[..len], need, step, fits))
     }
 
     /// The cells of the grid within three columns and rows of cell `c` (at most 49), row by
@@ -1520,6 +1539,28 @@ impl Planner {
                 x >= 0 && z >= 0 && x < nx && z < nz
             })
             .map(move |(dx, dz)| ((cx + dx + (cz + dz) * nx) as usize, dx, dz))
+    }
+
+    /// [`Self::aim`] along `way`, or the target itself (and `true`) when `way` is a single
+    /// cell: the agent stands on a seed of the field (in its goal's block, or on the ring
+    /// round a block with no open cell), where the field ends and has no way to give. The
+    /// block's seeds all stand at 0, so the field cannot tell one of them from another: the
+    /// last stretch is the steer's, straight at the target. (Aiming at its own cell's point,
+    /// an agent whose target lay a little closer to an obstacle than its radius plus
+    /// [`PASS_SKIN`], so that no line of sight reached it, turned round that point for good.)
+    fn aim_or_target(
+        &self,
+        pos: Vec2,
+        target: Vec2,
+        way: &[u32],
+        need: f32,
+        step: f32,
+        fits: &impl Fn(Vec2) -> bool,
+    ) -> (Vec2, bool) {
+        if way.len() == 1 {
+            return (target, true);
+        }
+        (self.aim(pos, way, need, step, fits), false)
     }
 
     /// The point to walk toward along `way`, cells of a descent from the agent's cell (or the
@@ -1605,28 +1646,8 @@ impl Planner {
             }
         }
         let pass = Self::pass(radius);
-        let start = self.clamped_cell(pos);
-        let to = if self.rep_clear[start] >= pass {
-            start
-        } else {
-            // The open cells within three, nearest first; the first the disc slides to.
-            let mut near = [(f32::INFINITY, 0usize); 49];
-            let mut count = 0;
-            for (c, _, _) in self.around(start) {
-                if self.rep_clear[c] >= pass {
-                    near[count] = (self.rep[c].distance(pos), c);
-                    count += 1;
-                }
-            }
-            let near = &mut near[..count];
-            near.sort_unstable_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
-            match near
-                .iter()
-                .find(|&&(_, c)| self.slides(pos, self.rep[c], step, fits))
-            {
-                Some(&(_, c)) => c,
-                None => return Some((target, false)),
-            }
+        let Some(to) = self.entry_cell(pos, pass, step, fits) else {
+            return Some((target, false));
         };
         let m = self.moves_for(pass);
         let mut seeds = std::mem::take(&mut self.search_seeds);
@@ -1651,7 +1672,7 @@ impl Planner {
         let route = match found {
             Found::Path => {
                 let len = path.len().min(LOOK_ALONG + 1);
-                Some((self.aim(pos, &path[..len], need, step, fits), false))
+                Some(self.aim_or_target(pos, target, &path[..len], need, step, fits))
             }
             // No way round the other agent (or none found within the searches left): back off,
             // away from it, for it to pass.
@@ -1663,6 +1684,129 @@ impl Planner {
         };
         self.search_seeds = seeds;
         self.path = path;
+        route
+    }
+}
+
+impl Planner {
+    /// The cell a search for an agent at `pos` ends at: its own when open to `pass`, else the
+    /// nearest open cell within three that its disc slides to (`None`: there is none).
+    fn entry_cell(
+        &self,
+        pos: Vec2,
+        pass: f32,
+        step: f32,
+        fits: &impl Fn(Vec2) -> bool,
+    ) -> Option<usize> {
+        let start = self.clamped_cell(pos);
+        if self.rep_clear[start] >= pass {
+            return Some(start);
+        }
+        // The open cells within three, nearest first; the first the disc slides to.
+        let mut near = [(f32::INFINITY, 0usize); 49];
+        let mut count = 0;
+        for (c, _, _) in self.around(start) {
+            if self.rep_clear[c] >= pass {
+                near[count] = (self.rep[c].distance(pos), c);
+                count += 1;
+            }
+        }
+        let near = &mut near[..count];
+        near.sort_unstable_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
+        near.iter()
+            .find(|&&(_, c)| self.slides(pos, self.rep[c], step, fits))
+            .map(|&(_, c)| c)
+    }
+
+    /// Whether cell `c` lies within [`APPROACH_CELLS`] columns and rows of goal block `block`.
+    fn near_block(&self, c: usize, block: usize) -> bool {
+        let bc = self.block_cells() as i64;
+        let (nx, reach) = (self.nx as i64, APPROACH_CELLS as i64);
+        let (x, z) = (c as i64 % nx, c as i64 / nx);
+        let (bx, bz) = (block as i64 % nx, block as i64 / nx);
+        x >= bx - reach && x < bx + bc + reach && z >= bz - reach && z < bz + bc + reach
+    }
+
+    /// The last stretch to `target` of an agent near its goal's block (within
+    /// [`APPROACH_CELLS`] of it) that does not see the target: the field's seeds are the open
+    /// cells of the whole block, all at 0, so there it cannot tell the way to the target
+    /// itself (a block may hold cells on both sides of a box). The way comes from a small A*
+    /// search of its own instead, from the open cells round the target (within three of its
+    /// cell) whose points the disc slides from to within its radius of the target (or, when
+    /// none does, as little farther as some do, by half cells up to [`APPROACH_RINGS`]), each
+    /// at its distance from the target, to the agent's cell. The agent aims along the way
+    /// found; standing on one of those cells, or when there are none or no way is found, it
+    /// walks straight at the target (`true`): the steer takes it the rest of the way, and an
+    /// agent that cannot get nearer for an obstacle arrives there (see [`super::steering`]).
+    /// `None` when the search takes its most cells without reaching the agent (the field's
+    /// way is taken then). (With the field alone, an agent whose target lay beside a box, on
+    /// the side away from the block's cells it reached first, went to and fro between those
+    /// cells and the box for good.)
+    #[allow(clippy::too_many_arguments)]
+    fn approach(
+        &mut self,
+        pos: Vec2,
+        target: Vec2,
+        radius: f32,
+        pass: f32,
+        need: f32,
+        step: f32,
+        fits: &impl Fn(Vec2) -> bool,
+    ) -> Option<(Vec2, bool)> {
+        if self.slides(pos, target, step, fits) {
+            return Some((target, true));
+        }
+        // The cells whose points slide to within `near` of the target, for the least `near`
+        // from the radius up, in half cells, that any does (the target may lie inside an
+        // obstacle).
+        let mut seeds = std::mem::take(&mut self.search_seeds);
+        seeds.clear();
+        let around = self.clamped_cell(target);
+        for k in 0..=APPROACH_RINGS {
+            let near = radius + 0.5 * self.cell * k as f32;
+            for (c, _, _) in self.around(around) {
+                let p = self.rep[c];
+                if self.rep_clear[c] < pass {
+                    continue;
+                }
+                let off = p - target;
+                let len = off.length();
+                let stop = if len > near {
+                    target + off * (near / len)
+                } else {
+                    p
+                };
+                if self.slides(p, stop, step, fits) {
+                    seeds.push((c as u32, len / self.cell));
+                }
+            }
+            if !seeds.is_empty() {
+                break;
+            }
+        }
+        let to = self.entry_cell(pos, pass, step, fits);
+        let mut route = Some((target, true));
+        if let (Some(to), false) = (to, seeds.is_empty()) {
+            let m = self.moves_for(pass);
+            let mut path = std::mem::take(&mut self.path);
+            let graph = Graph {
+                open: &self.moves[m].open,
+                nx: self.nx,
+                nz: self.nz,
+                neighbours: &NEIGHBOURS,
+            };
+            let (found, _) = self
+                .search
+                .run(&graph, &seeds, to, &[], APPROACH_SEARCH, &mut path);
+            if found == Found::GaveUp {
+                route = None;
+            } else if found == Found::Path && path.len() > 1 {
+                let len = path.len().min(LOOK_ALONG + 1);
+                route = Some((self.aim(pos, &path[..len], need, step, fits), false));
+            }
+            self.path = path;
+        }
+        self.search_seeds = seeds;
         route
     }
 }

@@ -32,7 +32,12 @@
 //! **Arrive and settle**: within `arrival_radius` of its target an agent is arrived and stops;
 //! an agent touching two arrived agents with the same target that are closer to it (or one,
 //! right at the target) settles too,
-//! so a crowd sharing one destination forms a still blob instead of pushing forever.
+//! so a crowd sharing one destination forms a still blob instead of pushing forever. A target
+//! no disc of the agent's radius comes within `arrival_radius` of (inside an obstacle, or
+//! closer to one than the radius less the arrival radius) is met as near as it can be: the
+//! agent arrives within `arrival_radius` of the nearest point it can reach, `radius −
+//! clearance` from the target for the obstacle in the way (its walk line's hits that near the
+//! target are not avoided, and it slides along a side beside the target toward it).
 //!
 //! **Give way** (planned agents, decided with the route in `Crowd::route`): two agents that
 //! touch, each standing right in the other's way to its route point and its most urgent
@@ -83,6 +88,10 @@ const CLOSE: usize = 16;
 pub const BRAKE_TIME: f32 = 0.5;
 /// Extra gap (fraction of the radius) at which an agent counts as touching an arrived one.
 pub const SETTLE_GAP: f32 = 0.2;
+/// Slack, as a fraction of the radius, by which a target counts as out of the arrival radius'
+/// reach beside an obstacle (above [`PUSH_SKIN`], which a disc pushed out of an obstacle
+/// keeps from it, and rounding): see [`steer`].
+pub const AT_BEST_SLACK: f32 = 1e-3;
 /// A route point closer than this many radii is a turn right ahead: a waypoint that near
 /// counts as passed, a planned route point that near is planned again every sub-step, and
 /// the steer's obstacle ray stops at it (what lies beyond is past the turn).
@@ -467,11 +476,26 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     // full range, an agent beside the mouth of a passage barely wider than itself, aiming
     // along the wall at the mouth's middle, saw the mouth's far corner and was pushed back
     // into the near one, for good.)
-    let reach_s = if b.final_leg || dist < TURN_NEAR * b.radius {
+    //
+    // On the final leg the ray stops short of the target by the arrival radius: the agent
+    // arrives once its centre is that near, so an obstacle beside the target that the disc
+    // would touch only closer in is never in its way. (Looking up to the target, an agent whose
+    // target lay closer to a box than its radius was held off the box short of its arrival
+    // circle, blocked, for good.) It still looks a sliver ahead, so that an obstacle the agent
+    // touches is hit (see `at_best` below).
+    let reach_s = if b.final_leg {
+        b.fov_range
+            .min((dist - b.arrival_radius).max(AT_BEST_SLACK * b.radius))
+    } else if dist < TURN_NEAR * b.radius {
         b.fov_range.min(dist)
     } else {
         b.fov_range
     };
+    // Whether the agent is as near its target as it gets: the target lies inside an obstacle,
+    // or closer to one than the radius less the arrival radius, so that no disc of the agent's
+    // radius comes within the arrival radius of it, and the agent is within the arrival radius
+    // of the nearest point it can reach (it has arrived there).
+    let mut at_best = false;
     // Every obstacle not listed lies farther than `look` (the query covers that square).
     let mut obstacle_gap = look;
     let mut gap_nan = false;
@@ -507,15 +531,43 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         if s == 0.0 && g.dot(n) >= 0.0 {
             return; // touching but walking away
         }
+        // On the final leg: the nearest a disc of its radius gets to a target `depth` inside
+        // this shape's surface (< 0: outside) is `best` from it.
+        let (best, target_normal) = if b.final_leg {
+            let ct = shape.contact(b.target);
+            (b.radius - ct.distance, ct.normal)
+        } else {
+            (f32::NEG_INFINITY, Vec2::ZERO)
+        };
+        if best > b.arrival_radius - AT_BEST_SLACK * b.radius && s >= dist - best - b.arrival_radius
+        {
+            // It cannot come within its arrival radius of the target for this shape (to within
+            // the skin the projection leaves and rounding); within the arrival radius of the
+            // nearest it can get will do: a hit that near the target is where the agent
+            // arrives (now, when it is that near already), not something to avoid.
+            at_best |= goal_dist <= best + b.arrival_radius;
+            return;
+        }
         let t = s / v_pref.max(0.05);
         // Slide along the surface the way the route goes when it clearly goes one way;
-        // walking into it, toward its nearer edge (stable while sliding: the agent moves
-        // toward that edge); dead centre goes right.
+        // toward the target when the target lies within the radius and the arrival radius of
+        // this shape, off the side hit (the agent arrives beside it); else, walking into it,
+        // toward its nearer edge (stable while sliding: the agent moves toward that edge);
+        // dead centre goes right. (Sliding toward the nearer edge, an agent meeting at a slant
+        // a box its target stood beside was held off short of its arrival circle, for good;
+        // sliding toward a target off another side, it stopped where the target lay straight
+        // behind the side it hit.)
         let tan0 = right_of(n);
         let hit_at = b.pos + g * s;
         let off = tan0.dot(hit_at - shape.center);
         let follow = tan0.dot(g);
-        let tan = if !b.final_leg && follow.abs() > SLIDE_FOLLOW {
+        let tan = if best > -b.arrival_radius && target_normal.dot(n) > 0.5 {
+            if tan0.dot(b.target - hit_at) >= 0.0 {
+                tan0
+            } else {
+                -tan0
+            }
+        } else if !b.final_leg && follow.abs() > SLIDE_FOLLOW {
             // On a planned or waypoint leg the route knows the way round: follow it.
             if follow > 0.0 {
                 tan0
@@ -555,6 +607,13 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             let (gap, nan) = (&mut obstacle_gap, &mut gap_nan);
             sieve_index(&sieve_me, w.rings, oi, gap, nan, &mut reach);
         }),
+    }
+
+    if at_best {
+        d.arrived = true;
+        d.settled_at = goal_dist;
+        d.hit = HitOut::default();
+        return d;
     }
 
     // Never walk away from the route point: a push that points backward keeps only its

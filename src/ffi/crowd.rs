@@ -26,7 +26,9 @@ pub struct WfCrowd {
 pub enum WfAgent {
     /// Walking toward its target.
     Moving = 0,
-    /// Inside its arrival radius, or settled against others arrived at the same target.
+    /// Inside its arrival radius (for a target inside an obstacle or too close to one to come
+    /// that near: within it of the nearest point it can reach), or settled against others
+    /// arrived at the same target.
     Arrived = 1,
     /// Wants to move but made less than a tenth of its intended progress in the last step.
     Blocked = 2,

@@ -5,7 +5,9 @@ namespace Wayfarer.Crowd
     {
         /// <summary>Walking toward its target.</summary>
         Moving = 0,
-        /// <summary>Within its arrival radius of the target (stopped).</summary>
+        /// <summary>Within its arrival radius of the target (stopped); for a target inside an
+        /// obstacle or too close to one to come that near, within it of the nearest point it can
+        /// reach; or settled against others arrived at the same target.</summary>
         Arrived = 1,
         /// <summary>Could not make progress this step (boxed in).</summary>
         Blocked = 2,
