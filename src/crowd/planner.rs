@@ -1412,7 +1412,9 @@ impl Planner {
         }
         let need = self.need(radius);
         let step = (0.25 * radius).max(0.125 * self.cell);
-        if pos.distance(target) <= 2.0 * radius + self.cell {
+        if pos.distance(target) <= 2.0 * radius + self.cell
+            && self.reaches(pos, target, radius, step, &fits)
+        {
             return (target, true);
         }
         // Waiting for a field this sub-step cannot give (none cached, the budget spent): a
@@ -1718,6 +1720,21 @@ impl Planner {
             .map(|&(_, c)| c)
     }
 
+    /// Whether a disc slides from `from` to within `near` of `target` (straight toward it; at
+    /// once when `from` is that near).
+    fn reaches(
+        &self,
+        from: Vec2,
+        target: Vec2,
+        near: f32,
+        step: f32,
+        fits: &impl Fn(Vec2) -> bool,
+    ) -> bool {
+        let off = from - target;
+        let len = off.length();
+        len <= near || self.slides(from, target + off * (near / len), step, fits)
+    }
+
     /// Whether cell `c` lies within [`APPROACH_CELLS`] columns and rows of goal block `block`.
     fn near_block(&self, c: usize, block: usize) -> bool {
         let bc = self.block_cells() as i64;
@@ -1753,31 +1770,25 @@ impl Planner {
         step: f32,
         fits: &impl Fn(Vec2) -> bool,
     ) -> Option<(Vec2, bool)> {
-        if self.slides(pos, target, step, fits) {
-            return Some((target, true));
-        }
         // The cells whose points slide to within `near` of the target, for the least `near`
-        // from the radius up, in half cells, that any does (the target may lie inside an
-        // obstacle).
+        // from the radius up, in half cells, that the agent or any cell does (the target may
+        // lie inside an obstacle); when the agent does, it walks straight at the target.
         let mut seeds = std::mem::take(&mut self.search_seeds);
         seeds.clear();
         let around = self.clamped_cell(target);
         for k in 0..=APPROACH_RINGS {
             let near = radius + 0.5 * self.cell * k as f32;
+            if self.reaches(pos, target, near, step, fits) {
+                self.search_seeds = seeds;
+                return Some((target, true));
+            }
             for (c, _, _) in self.around(around) {
                 let p = self.rep[c];
                 if self.rep_clear[c] < pass {
                     continue;
                 }
-                let off = p - target;
-                let len = off.length();
-                let stop = if len > near {
-                    target + off * (near / len)
-                } else {
-                    p
-                };
-                if self.slides(p, stop, step, fits) {
-                    seeds.push((c as u32, len / self.cell));
+                if self.reaches(p, target, near, step, fits) {
+                    seeds.push((c as u32, p.distance(target) / self.cell));
                 }
             }
             if !seeds.is_empty() {
