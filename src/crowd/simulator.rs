@@ -1006,7 +1006,14 @@ impl Crowd {
             if !valid {
                 continue;
             }
-            let (steer_to, final_leg) = self.route(slot);
+            // (An agent walking straight at its target needs no more: kept out of `route`,
+            // which then stays a call of its own.)
+            let (steer_to, final_leg) = match &self.agents.items[slot] {
+                Some(a) if a.route_mode == RouteMode::Direct => {
+                    (Vec2::new(a.target.x, a.target.z), true)
+                }
+                _ => self.route(slot),
+            };
             let a = self.agents.items[slot].as_ref().expect("live slot");
             max_radius = max_radius.max(a.radius);
             max_look = max_look.max(a.fov_range + a.radius);

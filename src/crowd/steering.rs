@@ -533,7 +533,13 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         }
         // On the final leg: the nearest a disc of its radius gets to a target `depth` inside
         // this shape's surface (< 0: outside) is `best` from it.
-        let (best, target_normal) = if b.final_leg {
+        // (Only for a target within the radius and the arrival radius of the shape's bounding
+        // circle: farther, `best` is below −arrival radius, and neither rule below applies.)
+        let ring = &w.rings[oi];
+        let near_target = (ring.bound + b.radius + b.arrival_radius) * (1.0 + 1e-5) + 1e-5;
+        let (best, target_normal) = if b.final_leg
+            && (b.target - ring.center).length_squared() < near_target * near_target
+        {
             let ct = shape.contact(b.target);
             (b.radius - ct.distance, ct.normal)
         } else {
