@@ -1499,7 +1499,7 @@ impl Planner {
             }
         }
         if self.near_block(cur, block) {
-            if let Some(route) = self.approach(pos, target, radius, pass, need, step, fits) {
+            if let Some(route) = self.approach(pos, target, radius, need, pass, step, fits) {
                 return Some(route);
             }
         }
@@ -1752,9 +1752,10 @@ impl Planner {
     /// cell) whose points the disc slides from to within its radius of the target (or, when
     /// none does, as little farther as some do, by half cells up to [`APPROACH_RINGS`]), each
     /// at its distance from the target, to the agent's cell. The agent aims along the way
-    /// found; standing on one of those cells, or when there are none or no way is found, it
-    /// walks straight at the target (`true`): the steer takes it the rest of the way, and an
-    /// agent that cannot get nearer for an obstacle arrives there (see [`super::steering`]).
+    /// found. It walks straight at the target (`true`) once its own disc slides to within
+    /// that distance of the target, standing on one of those cells, or when there are none
+    /// or no way is found: the steer takes it the rest of the way, and an agent that cannot
+    /// get nearer for an obstacle arrives there (see [`super::steering`]).
     /// `None` when the search takes its most cells without reaching the agent (the field's
     /// way is taken then). (With the field alone, an agent whose target lay beside a box, on
     /// the side away from the block's cells it reached first, went to and fro between those
@@ -1765,8 +1766,8 @@ impl Planner {
         pos: Vec2,
         target: Vec2,
         radius: f32,
-        pass: f32,
         need: f32,
+        pass: f32,
         step: f32,
         fits: &impl Fn(Vec2) -> bool,
     ) -> Option<(Vec2, bool)> {

@@ -90,7 +90,7 @@ pub const BRAKE_TIME: f32 = 0.5;
 pub const SETTLE_GAP: f32 = 0.2;
 /// Slack, as a fraction of the radius, by which a target counts as out of the arrival radius'
 /// reach beside an obstacle (above [`PUSH_SKIN`], which a disc pushed out of an obstacle
-/// keeps from it, and rounding): see [`steer`].
+/// keeps from it, and rounding): see the module docs, *Arrive and settle*.
 pub const AT_BEST_SLACK: f32 = 1e-3;
 /// A route point closer than this many radii is a turn right ahead: a waypoint that near
 /// counts as passed, a planned route point that near is planned again every sub-step, and
