@@ -363,7 +363,9 @@ WfStatus wf_crowd_add_agent(struct WfCrowd *crowd,
 WfStatus wf_crowd_remove_agent(struct WfCrowd *crowd,
                                uint32_t id);
 
-// Sends agent `id` to `target` (3 floats); it arrives within `arrival_radius` (m, ≥ 0).
+// Sends agent `id` to `target` (3 floats); it arrives within `arrival_radius` (m, ≥ 0) of it
+// (of the nearest point it can reach, when `target` lies inside an obstacle or too close to
+// one).
 //
 // # Safety
 // `crowd` must be NULL or a live crowd; `target` NULL or 3 floats.

@@ -545,7 +545,9 @@ impl Crowd {
             .filter_map(|(s, a)| a.as_ref().map(|a| (AgentId(self.agents.id_of(s)), a)))
     }
 
-    /// Sends an agent to `target`; it arrives within `arrival_radius` (≥ 0) of it.
+    /// Sends an agent to `target`; it arrives within `arrival_radius` (≥ 0) of it (of the
+    /// nearest point it can reach, when `target` lies inside an obstacle or too close to one:
+    /// see [`AgentState::Arrived`]).
     pub fn set_target(
         &mut self,
         id: AgentId,

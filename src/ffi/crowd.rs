@@ -353,7 +353,9 @@ pub unsafe extern "C" fn wf_crowd_remove_agent(crowd: *mut WfCrowd, id: u32) -> 
     })
 }
 
-/// Sends agent `id` to `target` (3 floats); it arrives within `arrival_radius` (m, ≥ 0).
+/// Sends agent `id` to `target` (3 floats); it arrives within `arrival_radius` (m, ≥ 0) of it
+/// (of the nearest point it can reach, when `target` lies inside an obstacle or too close to
+/// one).
 ///
 /// # Safety
 /// `crowd` must be NULL or a live crowd; `target` NULL or 3 floats.

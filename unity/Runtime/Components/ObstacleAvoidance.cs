@@ -34,7 +34,7 @@ namespace Wayfarer.Components
         [SerializeField, Min(0.01f), Tooltip("Body radius: the agent never overlaps obstacles or agents by more than this.")]
         float _radius = 0.5f;
 
-        [SerializeField, Min(0f), Tooltip("Stop within this distance of the target.")]
+        [SerializeField, Min(0f), Tooltip("Stop within this distance of the target (of the nearest point the agent can reach, when the target lies inside an obstacle or too close to one).")]
         float _arrivalRadius = 0.5f;
 
         [SerializeField, Tooltip("The manager to join (empty: the most recently enabled CrowdManager).")]

@@ -175,7 +175,8 @@ namespace Wayfarer.Crowd
             Wf.Check(NativeMethods.wf_crowd_remove_agent(handle.Ptr, id), "wf_crowd_remove_agent");
         }
 
-        /// <summary>Where the agent walks to; it stops within <paramref name="arrivalRadius"/>.</summary>
+        /// <summary>Where the agent walks to; it stops within <paramref name="arrivalRadius"/> of it (of the
+        /// nearest point it can reach, when the target lies inside an obstacle or too close to one).</summary>
         public unsafe void SetTarget(uint id, Vector3 target, float arrivalRadius)
         {
             Wf.Check(NativeMethods.wf_crowd_set_target(handle.Ptr, id, (float*)&target, arrivalRadius), "wf_crowd_set_target");

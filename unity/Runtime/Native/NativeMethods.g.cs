@@ -142,7 +142,9 @@ namespace Wayfarer.Native
         [DllImport(__DllName, EntryPoint = "wf_crowd_remove_agent", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_crowd_remove_agent(IntPtr crowd, uint id);
 
-        // Sends agent `id` to `target` (3 floats); it arrives within `arrival_radius` (m, ≥ 0).
+        // Sends agent `id` to `target` (3 floats); it arrives within `arrival_radius` (m, ≥ 0) of it
+        // (of the nearest point it can reach, when `target` lies inside an obstacle or too close to
+        // one).
         //
         // # Safety
         // `crowd` must be NULL or a live crowd; `target` NULL or 3 floats.
