@@ -401,3 +401,49 @@ fn every_planned_agent_of_the_1k_benchmark_scene_arrives() {
         .collect();
     assert!(short.is_empty(), "{} short: {short:?}", short.len());
 }
+
+#[test]
+fn a_planned_agent_near_its_target_does_not_walk_into_a_funnel_too_narrow_for_it() {
+    // Two walls make a funnel whose mouth (0.4 m) is narrower than the agent (0.6 m), the
+    // target 2.1 m away straight through it. Posts 400 m apart make the planning grid coarse
+    // (1.6 m cells), as on the 10 k benchmark's scene. "Within two radii and a cell of the
+    // target, walk straight" took the agent into the funnel, where it stood wedged for good;
+    // now it walks straight only when its disc slides to within its radius of the target,
+    // and else goes round.
+    let mut c = Crowd::new(1).unwrap();
+    for (x, z) in [
+        (-200.0, -200.0),
+        (200.0, -200.0),
+        (-200.0, 200.0),
+        (200.0, 200.0),
+    ] {
+        c.add_obstacle(Obstacle::Circle {
+            center: Vec3::new(x, 0.0, z),
+            radius: 0.1,
+        })
+        .unwrap();
+    }
+    let wall = |a: (f32, f32), b: (f32, f32)| Obstacle::Wall {
+        a: Vec3::new(a.0, 0.0, a.1),
+        b: Vec3::new(b.0, 0.0, b.1),
+    };
+    c.add_obstacle(wall((-1.5, -1.5), (-0.2, 0.3))).unwrap();
+    c.add_obstacle(wall((1.5, -1.5), (0.2, 0.3))).unwrap();
+    let a = c
+        .add_agent(Vec3::new(0.0, 0.0, -1.0), 0.0, 1.3, 0.3)
+        .unwrap();
+    c.set_route_mode(a, RouteMode::Planned).unwrap();
+    c.set_target(a, Vec3::new(0.0, 0.0, 1.1), 0.3).unwrap();
+    let mut arrived = false;
+    for _ in 0..600 {
+        c.step(0.1, 1).unwrap();
+        assert!(c.planner().cell_size() > 1.0, "a coarse grid");
+        if c.agent(a).unwrap().state() == AgentState::Arrived {
+            arrived = true;
+            break;
+        }
+    }
+    let p = c.agent(a).unwrap().position;
+    assert!(arrived, "stood at {p:?}");
+    assert!(Vec2::new(p.x, p.z).distance(Vec2::new(0.0, 1.1)) <= 0.3 + 1e-3);
+}
