@@ -447,3 +447,44 @@ fn a_planned_agent_near_its_target_does_not_walk_into_a_funnel_too_narrow_for_it
     assert!(arrived, "stood at {p:?}");
     assert!(Vec2::new(p.x, p.z).distance(Vec2::new(0.0, 1.1)) <= 0.3 + 1e-3);
 }
+
+#[test]
+fn a_crowd_sent_to_a_point_inside_a_box_settles_round_it() {
+    // 150 agents walking straight from a ring 20–26 m out to the centre of a 4 m box: no
+    // disc comes within 2.3 m of it. Those pressed against the box and blocked arrive there,
+    // and the rest settle against them, so the crowd stands still round the box instead of
+    // pushing at it for good (the build before: none of the 150 arrived in 60 s).
+    let n = 150;
+    let mut c = Crowd::new(n).unwrap();
+    c.add_obstacle(Obstacle::Box {
+        min: Vec3::new(-2.0, 0.0, -2.0),
+        max: Vec3::new(2.0, 0.0, 2.0),
+    })
+    .unwrap();
+    for i in 0..n {
+        let a = i as f32 / n as f32 * core::f32::consts::TAU;
+        let r = 20.0 + (i % 7) as f32;
+        let id = c
+            .add_agent(Vec3::new(a.cos() * r, 0.0, a.sin() * r), 0.0, 1.3, 0.3)
+            .unwrap();
+        c.set_target(id, Vec3::ZERO, 0.3).unwrap();
+    }
+    for _ in 0..1200 {
+        c.step(0.1, 1).unwrap();
+    }
+    let arrived = c
+        .agents()
+        .filter(|(_, a)| a.state() == AgentState::Arrived)
+        .count();
+    let others: Vec<_> = c
+        .agents()
+        .filter(|(_, a)| a.state() != AgentState::Arrived)
+        .map(|(_, a)| (a.position, a.state(), a.hit()))
+        .collect();
+    // (149 arrive: one stands blocked at the blob's edge, touching no arrived agent it could
+    // settle against. The test asks for 98 %.)
+    assert!(
+        arrived * 50 >= n * 49,
+        "arrived {arrived} of {n}: {others:?}"
+    );
+}

@@ -11,8 +11,9 @@ pub enum AgentState {
     Moving = 0,
     /// Inside its arrival radius; for a target inside an obstacle or closer to one than its
     /// radius less the arrival radius (so it cannot come that near), within the arrival radius
-    /// of the nearest point it can reach; or settled against agents already arrived at the
-    /// same target.
+    /// of the nearest point it can reach, or pressed against that obstacle and blocked there
+    /// (the nearer places taken); or settled against agents already arrived at the same
+    /// target.
     Arrived = 1,
     /// Wants to move but made less than a tenth of its intended progress this step.
     Blocked = 2,

@@ -37,7 +37,9 @@
 //! closer to one than the radius less the arrival radius) is met as near as it can be: the
 //! agent arrives within `arrival_radius` of the nearest point it can reach, `radius −
 //! clearance` from the target for the obstacle in the way (its walk line's hits that near the
-//! target are not avoided, and it slides along a side beside the target toward it).
+//! target are not avoided, and it slides along a side beside the target toward it); pressed
+//! against that obstacle and blocked (the nearer places taken by others), it arrives where it
+//! stands, and those behind it settle against it.
 //!
 //! **Give way** (planned agents, decided with the route in `Crowd::route`): two agents that
 //! touch, each standing right in the other's way to its route point and its most urgent
@@ -552,6 +554,16 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             // nearest it can get will do: a hit that near the target is where the agent
             // arrives (now, when it is that near already), not something to avoid.
             at_best |= goal_dist <= best + b.arrival_radius;
+            return;
+        }
+        if best > b.arrival_radius - AT_BEST_SLACK * b.radius
+            && s <= AT_BEST_SLACK * b.radius
+            && b.blocked
+        {
+            // Pressed against the shape that keeps it from such a target, and blocked last
+            // step: the nearer places are taken (a crowd sent to a point inside a box rings
+            // the box), so it arrives here, and those behind it settle against it.
+            at_best = true;
             return;
         }
         let t = s / v_pref.max(0.05);

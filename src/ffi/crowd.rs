@@ -27,8 +27,8 @@ pub enum WfAgent {
     /// Walking toward its target.
     Moving = 0,
     /// Inside its arrival radius (for a target inside an obstacle or too close to one to come
-    /// that near: within it of the nearest point it can reach), or settled against others
-    /// arrived at the same target.
+    /// that near: within it of the nearest point it can reach, or pressed against that
+    /// obstacle and blocked), or settled against others arrived at the same target.
     Arrived = 1,
     /// Wants to move but made less than a tenth of its intended progress in the last step.
     Blocked = 2,

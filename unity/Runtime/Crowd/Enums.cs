@@ -7,7 +7,8 @@ namespace Wayfarer.Crowd
         Moving = 0,
         /// <summary>Within its arrival radius of the target (stopped); for a target inside an
         /// obstacle or too close to one to come that near, within it of the nearest point it can
-        /// reach; or settled against others arrived at the same target.</summary>
+        /// reach, or pressed against that obstacle and blocked; or settled against others arrived
+        /// at the same target.</summary>
         Arrived = 1,
         /// <summary>Could not make progress this step (boxed in).</summary>
         Blocked = 2,
