@@ -207,6 +207,19 @@ impl Hasher for KeyHash {
     }
 }
 
+/// One agent's question to [`Planner::descend`] and [`Planner::approach`]: where it stands,
+/// its target and radius, the centre clearance its lines of sight ask (`need`), the clearance
+/// of the field's cells and moves (`pass`), and the spacing of its exact disc tests (`step`).
+#[derive(Clone, Copy, Debug)]
+struct Leg {
+    pos: Vec2,
+    target: Vec2,
+    radius: f32,
+    need: f32,
+    pass: f32,
+    step: f32,
+}
+
 /// The route planner of a crowd.
 #[derive(Clone, Debug)]
 pub struct Planner {
@@ -1440,7 +1453,15 @@ impl Planner {
         // no radius.
         let own = (need, Self::pass(radius));
         for (need, pass) in [own, (self.need(0.0), Self::pass(0.0))] {
-            if let Some(route) = self.descend(pos, target, radius, need, pass, step, &fits) {
+            let leg = Leg {
+                pos,
+                target,
+                radius,
+                need,
+                pass,
+                step,
+            };
+            if let Some(route) = self.descend(leg, &fits) {
                 return route;
             }
         }
@@ -1450,17 +1471,15 @@ impl Planner {
     /// [`Self::next_point`] along the distance field of clearance `pass` (lines of sight
     /// asking `need` of the centre clearances): `None` when no cell within three of the
     /// agent's is reachable in that field.
-    #[allow(clippy::too_many_arguments)]
-    fn descend(
-        &mut self,
-        pos: Vec2,
-        target: Vec2,
-        radius: f32,
-        need: f32,
-        pass: f32,
-        step: f32,
-        fits: &impl Fn(Vec2) -> bool,
-    ) -> Option<(Vec2, bool)> {
+    fn descend(&mut self, leg: Leg, fits: &impl Fn(Vec2) -> bool) -> Option<(Vec2, bool)> {
+        let Leg {
+            pos,
+            target,
+            need,
+            pass,
+            step,
+            ..
+        } = leg;
         let block = self.goal_block(target);
         let class = Self::class(pass);
         let Some(f) = self.field(block, class, pass) else {
@@ -1499,7 +1518,7 @@ impl Planner {
             }
         }
         if self.near_block(cur, block) {
-            if let Some(route) = self.approach(pos, target, radius, need, pass, step, fits) {
+            if let Some(route) = self.approach(leg, fits) {
                 return Some(route);
             }
         }
@@ -1760,17 +1779,15 @@ impl Planner {
     /// way is taken then). (With the field alone, an agent whose target lay beside a box, on
     /// the side away from the block's cells it reached first, went to and fro between those
     /// cells and the box for good.)
-    #[allow(clippy::too_many_arguments)]
-    fn approach(
-        &mut self,
-        pos: Vec2,
-        target: Vec2,
-        radius: f32,
-        need: f32,
-        pass: f32,
-        step: f32,
-        fits: &impl Fn(Vec2) -> bool,
-    ) -> Option<(Vec2, bool)> {
+    fn approach(&mut self, leg: Leg, fits: &impl Fn(Vec2) -> bool) -> Option<(Vec2, bool)> {
+        let Leg {
+            pos,
+            target,
+            radius,
+            need,
+            pass,
+            step,
+        } = leg;
         // The cells whose points slide to within `near` of the target, for the least `near`
         // from the radius up, in half cells, that the agent or any cell does (the target may
         // lie inside an obstacle); when the agent does, it walks straight at the target.
