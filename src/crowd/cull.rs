@@ -9,7 +9,7 @@
 //! A candidate j of agent i (x = pⱼ − pᵢ, d = |x|, r = rᵢ + rⱼ) is dropped when one of the
 //! rule's own early exits takes it, computed with the same f32 operations:
 //! - i does not avoid j's layer, or d² > (look + rⱼ)²;
-//! - and it neither may settle i (j arrived, i on its final leg, d ≤ r + gap) nor counts as
+//! - and it neither may settle i (j arrived, d ≤ r + gap) nor counts as
 //!   close (j moving, d < r + near), and either it is outside the field of view
 //!   (d > r and both f·x and g·x < d cos θ) or, not touching (d ≥ r), the relative motion
 //!   v = vᵢ − vⱼ does not bring it within r inside the horizon (x·v ≤ 0, |v|² < 10⁻¹²,
@@ -35,7 +35,6 @@ pub(crate) struct Looker {
     pub mask: u32,
     pub look: f32,
     pub radius: f32,
-    pub final_leg: bool,
     /// `SETTLE_GAP · radius`.
     pub settle_gap: f32,
     /// The close distance beyond contact.
@@ -150,11 +149,7 @@ pub(crate) unsafe fn survivors_avx2(me: &Looker, bodies: &[Body], cand: &[u32]) 
     let dd = _mm256_sqrt_ps(d2);
     // The arrival flag is the first byte of its word (the others hold other flags).
     let moving = none(flags, _mm256_set1_epi32(0xff));
-    let settle = if me.final_leg {
-        andnot(moving, le(dd, add(r, s(me.settle_gap))))
-    } else {
-        _mm256_setzero_ps()
-    };
+    let settle = andnot(moving, le(dd, add(r, s(me.settle_gap))));
     let close = and(moving, lt(dd, add(r, s(me.near))));
     let cos_dd = mul(dd, s(me.cos_half_fov));
     let f_x = add(mul(s(me.fwd.x), xx), mul(s(me.fwd.y), xz));
@@ -223,7 +218,7 @@ mod tests {
         }
         let r = me.radius + o.radius;
         let d = d2.sqrt();
-        let settles = o.arrived && me.final_leg && d <= r + me.settle_gap;
+        let settles = o.arrived && d <= r + me.settle_gap;
         let close = !o.arrived && d < r + me.near;
         let cos_d = d * me.cos_half_fov;
         let out_of_view = d > r && me.fwd.dot(x) < cos_d && me.g.dot(x) < cos_d;
@@ -314,7 +309,6 @@ mod tests {
                 mask: rng.bits() & 7 | 1 << (rng.bits() % 3),
                 look: fov_range + radius,
                 radius,
-                final_leg: rng.chance(0.5),
                 settle_gap: 0.2 * radius,
                 near: rng.range(0.0, 0.5),
                 fwd: rng.unit(),

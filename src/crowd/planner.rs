@@ -93,8 +93,15 @@ pub const FIELDS_PER_STEP: u32 = 4;
 /// The largest per-sub-step budget of new fields [`Crowd::set_route_budget`](super::Crowd::set_route_budget)
 /// accepts.
 pub const MAX_FIELDS_PER_STEP: u32 = 64;
-/// Rings of cells round a goal block searched for passable cells when the block has none.
-const MAX_GOAL_RING: i64 = 8;
+/// Rings of cells round a goal block with no passable cell over which the impassable region
+/// it lies in is flooded to find that region's sides (see `Planner::seeds`).
+const MAX_GOAL_RING: i64 = 32;
+/// Cells of the square a goal block's region is flooded over, at most (a block is at most
+/// `GOAL_BLOCK / MIN_PLANNER_CELL` cells wide).
+const FLOOD_CELLS: usize = {
+    let side = (GOAL_BLOCK / MIN_PLANNER_CELL) as usize + 2 * MAX_GOAL_RING as usize;
+    side * side
+};
 /// The eight neighbours of a cell and the length of the move to each, in cells.
 pub(crate) const NEIGHBOURS: [(i64, i64, f32); 8] = [
     (1, 0, 1.0),
@@ -1151,11 +1158,15 @@ impl Planner {
 
     /// Where the field of goal block `goal` for clearance `pass` starts, and at what values:
     /// every passable cell of the block at 0; for a block with none (the goal is closer to an
-    /// obstacle than the agent's radius), the passable cells of the first ring of cells round
-    /// it that has any, at their distance from the block; for want of those, the goal cell.
-    /// (Seeding the block's own impassable cell alone left a field of that one cell: the
-    /// agents walked straight at such goals, and one stuck behind a box in SteerSuite
-    /// `forest`, seed 3.)
+    /// obstacle than the agent's radius), the passable cells bordering the impassable region
+    /// the block lies in, on every side (the region flooded from the block, eight-connected,
+    /// within [`MAX_GOAL_RING`] rings of it), at 0; for want of those, the goal cell.
+    /// Agents then walk to the nearest side of the obstacle round their goal and, from there,
+    /// straight at the goal. (Seeding the block's own impassable cell alone left a field of
+    /// that one cell: the agents walked straight at such goals, and one stuck behind a box in
+    /// SteerSuite `forest`, seed 3. Seeding the first ring of cells round the block that had
+    /// a passable cell, at their distance from the block, seeded one side of a box round the
+    /// goal: a planned crowd sent to a point inside a 4 m box walked round to that side.)
     fn seeds(&self, goal: usize, pass: f32) -> Vec<(u32, f32)> {
         let mut seeds = Vec::new();
         self.seeds_into(goal, pass, &mut seeds);
@@ -1169,7 +1180,6 @@ impl Planner {
         let bc = self.block_cells();
         let (bx, bz) = (goal % self.nx, goal / self.nx);
         let (bx, bz) = ((bx - bx % bc) as i64, (bz - bz % bc) as i64);
-        let (cx, cz) = (bx as f32 + 0.5 * bc as f32, bz as f32 + 0.5 * bc as f32);
         for z in bz..(bz + bc as i64).min(nz) {
             for x in bx..(bx + bc as i64).min(nx) {
                 let c = (x + z * nx) as usize;
@@ -1178,26 +1188,63 @@ impl Planner {
                 }
             }
         }
-        let mut ring = 1;
-        while seeds.is_empty() && ring <= MAX_GOAL_RING {
-            let (x0, z0) = (bx - ring, bz - ring);
-            let (x1, z1) = (bx + bc as i64 - 1 + ring, bz + bc as i64 - 1 + ring);
-            for z in z0.max(0)..=z1.min(nz - 1) {
-                for x in x0.max(0)..=x1.min(nx - 1) {
-                    if x != x0 && x != x1 && z != z0 && z != z1 {
-                        continue;
-                    }
-                    let c = (x + z * nx) as usize;
-                    if self.rep_clear[c] >= pass {
-                        let d = Vec2::new(x as f32 + 0.5 - cx, z as f32 + 0.5 - cz).length();
-                        seeds.push((c as u32, d));
-                    }
-                }
-            }
-            ring += 1;
+        if seeds.is_empty() {
+            self.region_border(bx, bz, pass, seeds);
         }
         if seeds.is_empty() {
             seeds.push((goal as u32, 0.0));
+        }
+    }
+
+    /// The passable cells bordering the impassable region that holds the block of first
+    /// column `bx` and row `bz` (every cell of which is impassable for `pass`): the region is
+    /// flooded from the block, eight-connected, within [`MAX_GOAL_RING`] rings of it, and each
+    /// passable cell next to it (of the eight) is pushed onto `seeds` once, at 0.
+    fn region_border(&self, bx: i64, bz: i64, pass: f32, seeds: &mut Vec<(u32, f32)>) {
+        let (nx, nz) = (self.nx as i64, self.nz as i64);
+        let bc = self.block_cells() as i64;
+        let (x0, z0) = ((bx - MAX_GOAL_RING).max(0), (bz - MAX_GOAL_RING).max(0));
+        let x1 = (bx + bc - 1 + MAX_GOAL_RING).min(nx - 1);
+        let z1 = (bz + bc - 1 + MAX_GOAL_RING).min(nz - 1);
+        let w = (x1 - x0 + 1) as usize;
+        // Two marks a cell of the square: flooded (impassable, reached), bordering (pushed).
+        let mut flooded = [0u64; FLOOD_CELLS.div_ceil(64)];
+        let mut bordering = [0u64; FLOOD_CELLS.div_ceil(64)];
+        let mark = |bits: &mut [u64], i: usize| {
+            let was = bits[i / 64] >> (i % 64) & 1 == 1;
+            bits[i / 64] |= 1 << (i % 64);
+            was
+        };
+        let mut stack = [0u16; FLOOD_CELLS];
+        let mut top = 0;
+        for z in bz..(bz + bc).min(nz) {
+            for x in bx..(bx + bc).min(nx) {
+                let i = (x - x0) as usize + (z - z0) as usize * w;
+                mark(&mut flooded, i);
+                stack[top] = i as u16;
+                top += 1;
+            }
+        }
+        while top > 0 {
+            top -= 1;
+            let i = stack[top] as usize;
+            let (x, z) = (x0 + (i % w) as i64, z0 + (i / w) as i64);
+            for (dx, dz, _) in NEIGHBOURS {
+                let (x, z) = (x + dx, z + dz);
+                if x < x0 || x > x1 || z < z0 || z > z1 {
+                    continue;
+                }
+                let i = (x - x0) as usize + (z - z0) as usize * w;
+                let c = (x + z * nx) as usize;
+                if self.rep_clear[c] >= pass {
+                    if !mark(&mut bordering, i) {
+                        seeds.push((c as u32, 0.0));
+                    }
+                } else if !mark(&mut flooded, i) {
+                    stack[top] = i as u16;
+                    top += 1;
+                }
+            }
         }
     }
 
@@ -1517,7 +1564,7 @@ impl Planner {
                 }
             }
         }
-        if self.near_block(cur, block) {
+        if self.near_block(cur, block, APPROACH_CELLS) {
             if let Some(route) = self.approach(leg, fits) {
                 return Some(route);
             }
@@ -1544,6 +1591,14 @@ impl Planner {
             cur = next;
             descent[len] = cur as u32;
             len += 1;
+        }
+        // At (or next to) the side of the obstacle round a goal whose block has no open cell
+        // (the field's seeds there lie outside the block): the rest is the steer's, straight at
+        // the target, to arrive as near it as it gets. (Aiming at the seed's point, an agent
+        // that stood a fifth of a metre from it, held off by an arrived one, walked on the
+        // spot for good: it could not settle against agents that were no nearer that point.)
+        if len <= 2 && dist[cur] == 0.0 && !self.near_block(cur, block, 0) {
+            return Some((target, true));
         }
         Some(self.aim_or_target(pos, target, &descent[..len], need, step, fits))
     }
@@ -1754,10 +1809,10 @@ impl Planner {
         len <= near || self.slides(from, target + off * (near / len), step, fits)
     }
 
-    /// Whether cell `c` lies within [`APPROACH_CELLS`] columns and rows of goal block `block`.
-    fn near_block(&self, c: usize, block: usize) -> bool {
+    /// Whether cell `c` lies within `reach` columns and rows of goal block `block` (0: in it).
+    fn near_block(&self, c: usize, block: usize, reach: usize) -> bool {
         let bc = self.block_cells() as i64;
-        let (nx, reach) = (self.nx as i64, APPROACH_CELLS as i64);
+        let (nx, reach) = (self.nx as i64, reach as i64);
         let (x, z) = (c as i64 % nx, c as i64 / nx);
         let (bx, bz) = (block as i64 % nx, block as i64 / nx);
         x >= bx - reach && x < bx + bc + reach && z >= bz - reach && z < bz + bc + reach
@@ -3106,5 +3161,87 @@ mod tests {
         c.set_target(id, Vec3::new(-5.0, 0.0, 0.0), 0.3).unwrap();
         step(&mut c, 3);
         assert!(c.agent(id).unwrap().position.is_finite());
+    }
+
+    #[test]
+    fn the_field_of_a_goal_inside_an_obstacle_starts_on_every_side_of_it() {
+        // A 4 m box round the goal (its block has no open cell), placed across the goal
+        // blocks, and a disc 1.5 m off its side (not touching what is closed round the box for
+        // an agent of radius 0.3). The seeds are the open cells next to the closed region the
+        // block lies in (found here by a flood over the whole grid), at 0: on every side of
+        // the box, none round the disc.
+        let centre = Vec2::new(0.6, 0.42);
+        let mut c = Crowd::new(1).unwrap();
+        let c3 = Vec3::new(centre.x, 0.0, centre.y);
+        c.add_obstacle(Obstacle::Box {
+            min: c3 - Vec3::new(2.0, 0.0, 2.0),
+            max: c3 + Vec3::new(2.0, 0.0, 2.0),
+        })
+        .unwrap();
+        c.add_obstacle(Obstacle::Circle {
+            center: c3 + Vec3::new(4.5, 0.0, 0.0),
+            radius: 0.5,
+        })
+        .unwrap();
+        for (x, z) in [(-20.0, -20.0), (20.0, 20.0)] {
+            c.add_obstacle(Obstacle::Circle {
+                center: Vec3::new(x, 0.0, z),
+                radius: 0.5,
+            })
+            .unwrap();
+        }
+        let mut p = Planner::default();
+        p.rebuild(&shapes_of(&c));
+        let pass = Planner::pass(0.3);
+        let goal = p.goal_block(centre);
+        let (nx, nz) = (p.nx as i64, p.nz as i64);
+        let bc = p.block_cells() as i64;
+        let (bx, bz) = (goal as i64 % nx, goal as i64 / nx);
+        let closed = |x: i64, z: i64| p.rep_clear[(x + z * nx) as usize] < pass;
+        // The flood, over the whole grid.
+        let mut region = std::collections::HashSet::new();
+        let mut todo: Vec<(i64, i64)> = Vec::new();
+        for z in bz..bz + bc {
+            for x in bx..bx + bc {
+                assert!(closed(x, z), "the goal block has an open cell");
+                region.insert((x, z));
+                todo.push((x, z));
+            }
+        }
+        let mut border = std::collections::BTreeSet::new();
+        while let Some((x, z)) = todo.pop() {
+            for (dx, dz, _) in NEIGHBOURS {
+                let (x, z) = (x + dx, z + dz);
+                if x < 0 || z < 0 || x >= nx || z >= nz {
+                    continue;
+                }
+                if !closed(x, z) {
+                    border.insert((x + z * nx) as u32);
+                } else if region.insert((x, z)) {
+                    todo.push((x, z));
+                }
+            }
+        }
+        let seeds = p.seeds(goal, pass);
+        assert!(seeds.iter().all(|&(_, d)| d == 0.0));
+        let got: std::collections::BTreeSet<u32> = seeds.iter().map(|&(c, _)| c).collect();
+        assert_eq!(got.len(), seeds.len(), "a cell seeded twice");
+        assert_eq!(got, border);
+        // Every side of the box, and nothing near the disc.
+        let points: Vec<Vec2> = seeds
+            .iter()
+            .map(|&(c, _)| p.rep[c as usize] - centre)
+            .collect();
+        for side in [Vec2::X, Vec2::NEG_X, Vec2::Y, Vec2::NEG_Y] {
+            let on_side = points
+                .iter()
+                .filter(|q| q.dot(side) > 2.0 && q.perp_dot(side).abs() < 2.0)
+                .count();
+            assert!(
+                on_side >= 14,
+                "{on_side} seeds along the side toward {side}"
+            );
+        }
+        assert!(points.iter().all(|q| q.distance(Vec2::new(4.5, 0.0)) > 1.0));
     }
 }

@@ -31,8 +31,10 @@
 //!
 //! **Arrive and settle**: within `arrival_radius` of its target an agent is arrived and stops;
 //! an agent touching two arrived agents with the same target that are closer to it (or one,
-//! right at the target) settles too,
-//! so a crowd sharing one destination forms a still blob instead of pushing forever. A target
+//! right at the target, or one it was blocked against) settles too,
+//! so a crowd sharing one destination forms a still blob instead of pushing forever. Short of
+//! its final leg (walking to a route point or waypoint) it settles only against arrived agents
+//! that also stand nearer that point: those in its way. A target
 //! no disc of the agent's radius comes within `arrival_radius` of (inside an obstacle, or
 //! closer to one than the radius less the arrival radius) is met as near as it can be: the
 //! agent arrives within `arrival_radius` of the nearest point it can reach, `radius −
@@ -300,14 +302,14 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let same_goal2 = b.arrival_radius.max(b.radius) * b.arrival_radius.max(b.radius);
 
     let look_max2 = (look + w.max_radius) * (look + w.max_radius);
+    let settle_gap = SETTLE_GAP * b.radius;
     #[cfg(target_arch = "x86_64")]
     let me = Looker {
         pos: b.pos,
         mask: b.mask,
         look,
         radius: b.radius,
-        final_leg: b.final_leg,
-        settle_gap: SETTLE_GAP * b.radius,
+        settle_gap,
         near,
         fwd,
         g,
@@ -334,12 +336,23 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         }
         let r = b.radius + o.radius;
         let dd = d2.sqrt();
+        // An arrived agent it touches, nearer its target: of the same target, or (on the final
+        // leg) any, right at the target. Short of the final leg, only one of the same target
+        // that stands nearer its route point too, in its way. (Settling on the final leg
+        // alone, a planned crowd sent to a point inside a box, whose route points lay beside
+        // the box, pushed for good at those arrived there. Counting there any arrived agent
+        // right at the target as on the final leg, SteerSuite `random`'s last arrival came
+        // 313.0 s instead of 279.7 s, with 7 856 agent–agent collisions instead of 4 945.)
         if o.arrived
-            && b.final_leg
-            && dd <= r + SETTLE_GAP * b.radius
-            && (o.target.distance_squared(b.target) <= same_goal2
-                || goal_dist <= b.arrival_radius + 2.0 * r)
+            && dd <= r + settle_gap
             && o.pos.distance_squared(b.target) < goal_dist * goal_dist
+            && if b.final_leg {
+                o.target.distance_squared(b.target) <= same_goal2
+                    || goal_dist <= b.arrival_radius + 2.0 * r
+            } else {
+                o.target.distance_squared(b.target) <= same_goal2
+                    && o.pos.distance_squared(b.steer_to) < dist * dist
+            }
         {
             settle_by += 1;
             settle_near |= goal_dist <= b.arrival_radius + 2.0 * r;
