@@ -13,7 +13,9 @@ pub enum AgentState {
     /// radius less the arrival radius (so it cannot come that near), within the arrival radius
     /// of the nearest point it can reach, or pressed against that obstacle and blocked there
     /// (the nearer places taken); or settled against agents already arrived at the same
-    /// target.
+    /// target. Arrived short of the target, it is steered afresh when an obstacle within two
+    /// radii of it is added, removed or moved (or an agent it settled against walks on), and
+    /// walks on if it can now get nearer.
     Arrived = 1,
     /// Wants to move but made less than a tenth of its intended progress this step.
     Blocked = 2,

@@ -75,7 +75,7 @@ pub(crate) unsafe fn survivors_avx2(me: &Looker, bodies: &[Body], cand: &[u32]) 
         assert!(offset_of!(Body, layer) == 20);
         assert!(offset_of!(Body, arrived) == 24);
         // No padding among the 32 bytes read (the last byte of the flags' word is a field).
-        assert!(offset_of!(Body, zero) == 27 && offset_of!(Body, priority) == 28);
+        assert!(offset_of!(Body, recheck) == 27 && offset_of!(Body, priority) == 28);
         assert!(core::mem::align_of::<Body>() >= 32);
     };
 

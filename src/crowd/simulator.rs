@@ -156,6 +156,8 @@ struct Gathered {
     slot: u32,
     cos_half_fov: f32,
     final_leg: bool,
+    /// [`Body::recheck`].
+    recheck: bool,
 }
 
 /// Where a body ends the step, in projection order.
@@ -189,6 +191,14 @@ pub struct Crowd {
     /// local update (`None`: more than [`TRACKED_CHANGES`], or a first build: the planner
     /// is rebuilt).
     changed: Option<Vec<Shape>>,
+    /// The obstacles added or removed since the last sub-step, and the agents steered afresh
+    /// in it that walked on (as circles), at most [`TRACKED_CHANGES`] (more: `recheck_all`).
+    /// An agent arrived short of its target within two radii of one is steered afresh (see
+    /// [`Body::recheck`]).
+    recheck: Vec<Shape>,
+    recheck_all: bool,
+    /// Some agent was steered afresh this sub-step.
+    rechecking: bool,
     /// Live agents in [`RouteMode::Planned`].
     planned: usize,
     shapes: Vec<Option<Shape>>,
@@ -338,7 +348,7 @@ fn body_of(a: &Agent, g: &Gathered, pos: Vec2) -> Body {
         mask: a.mask,
         arrived: a.state == AgentState::Arrived,
         blocked: a.state == AgentState::Blocked,
-        zero: 0,
+        recheck: g.recheck,
         settled_at: a.settled_at,
         slot: g.slot,
     }
@@ -442,6 +452,10 @@ impl Crowd {
             obstacles_dirty: true,
             planner_stale: true,
             changed: None,
+            // (Room for every entry: the step never allocates for them.)
+            recheck: Vec::with_capacity(TRACKED_CHANGES),
+            recheck_all: false,
+            rechecking: false,
             planned: 0,
             shapes: Vec::new(),
             rings: Vec::new(),
@@ -711,6 +725,11 @@ impl Crowd {
         }
         self.obstacles_dirty = true;
         self.planner_stale = true;
+        if self.recheck.len() < TRACKED_CHANGES {
+            self.recheck.push(shape);
+        } else {
+            self.recheck_all = true;
+        }
         if let Some(list) = &mut self.changed {
             if list.len() < TRACKED_CHANGES {
                 list.push(shape);
@@ -984,6 +1003,38 @@ impl Crowd {
         self.project(dt, threads, max_radius, fastest);
         self.finish(threads, max_radius);
         self.write_back(dt, threads);
+        if self.rechecking {
+            self.recheck_around_released();
+        }
+    }
+
+    /// Notes where each agent steered afresh this sub-step (see [`Body::recheck`]) that walked
+    /// on stands, as a change of the next sub-step: the agents settled against it are then
+    /// steered afresh too, and so on outward, so that a crowd settled round an obstacle that
+    /// went closes in on its target.
+    fn recheck_around_released(&mut self) {
+        self.rechecking = false;
+        for g in &self.gathered {
+            if !g.recheck {
+                continue;
+            }
+            let Some(a) = &self.agents.items[g.slot as usize] else {
+                continue;
+            };
+            if a.state == AgentState::Arrived || a.state == AgentState::Invalid {
+                continue;
+            }
+            if self.recheck.len() < TRACKED_CHANGES {
+                self.recheck.push(Shape {
+                    center: Vec2::new(a.position.x, a.position.z),
+                    axis: Vec2::X,
+                    half: Vec2::ZERO,
+                    round: a.radius,
+                });
+            } else {
+                self.recheck_all = true;
+            }
+        }
     }
 
     /// Gathers the live agents in slot order (routes, positions); returns the largest radius and
@@ -994,6 +1045,18 @@ impl Crowd {
         self.sub_steps += 1;
         let now = self.sub_steps;
         self.yields.retain(|y| y.3 > now);
+        // An obstacle removed and added again as it was (a dynamic one that did not move)
+        // changed nothing.
+        let mut i = 0;
+        while i < self.recheck.len() {
+            let same = (i + 1..self.recheck.len()).find(|&j| self.recheck[j] == self.recheck[i]);
+            if let Some(j) = same {
+                self.recheck.swap_remove(j);
+                self.recheck.swap_remove(i);
+            } else {
+                i += 1;
+            }
+        }
         // Gather, in slot order: routes, positions, the largest radius and look-ahead.
         self.gathered.clear();
         self.gathered_pos.clear();
@@ -1022,15 +1085,28 @@ impl Crowd {
             if a.fov_half_angle.to_bits() != fov_cos.0.to_bits() {
                 fov_cos = (a.fov_half_angle, super::angle::sin_cos(a.fov_half_angle).1);
             }
-            self.gathered_pos
-                .push(Vec2::new(a.position.x, a.position.z));
+            let pos = Vec2::new(a.position.x, a.position.z);
+            // Arrived short of its target (settled, or as near as it gets), within two radii
+            // of an obstacle that changed (or of an agent that walked on).
+            let recheck = a.state == AgentState::Arrived
+                && a.settled_at > 0.0
+                && (self.recheck_all
+                    || self
+                        .recheck
+                        .iter()
+                        .any(|s| s.contact(pos).distance <= 2.0 * a.radius));
+            self.rechecking |= recheck;
+            self.gathered_pos.push(pos);
             self.gathered.push(Gathered {
                 steer_to,
                 slot: slot as u32,
                 cos_half_fov: fov_cos.1,
                 final_leg,
+                recheck,
             });
         }
+        self.recheck.clear();
+        self.recheck_all = false;
         (!self.gathered.is_empty()).then_some((max_radius, max_look))
     }
 

@@ -41,7 +41,12 @@
 //! clearance` from the target for the obstacle in the way (its walk line's hits that near the
 //! target are not avoided, and it slides along a side beside the target toward it); pressed
 //! against that obstacle and blocked (the nearer places taken by others), it arrives where it
-//! stands, and those behind it settle against it.
+//! stands, and those behind it settle against it. An agent arrived short of its target stays
+//! put (until pushed a radius away) except when an obstacle within two radii of it changed
+//! since the last step, or an agent it may have settled against walked on: then it is steered
+//! afresh, and stays arrived if it still settles (one arrived neighbour in the way is
+//! enough) or is still pressed against the obstacle in its way; else it walks on, and those
+//! settled against it are steered afresh in the next step.
 //!
 //! **Give way** (planned agents, decided with the route in `Crowd::route`): two agents that
 //! touch, each standing right in the other's way to its route point and its most urgent
@@ -119,8 +124,13 @@ pub(crate) struct Body {
     pub blocked: bool,
     /// The route point is the final target (arrival applies).
     pub final_leg: bool,
-    /// Always 0: the cull reads the first 32 bytes as one vector, so none may be padding.
-    pub zero: u8,
+    /// Arrived short of its target (settled, or as near as it gets) beside an obstacle added
+    /// or removed since the last step: it is steered afresh instead of staying put, and stays
+    /// arrived only if it still settles or still cannot get nearer (counted as blocked for
+    /// both). So an agent that arrived pressed against a box round its target walks on when
+    /// the box is removed, and stays still while it is put back where it was. (A byte of the
+    /// first 32, which the cull reads as one vector: none of them may be padding.)
+    pub recheck: bool,
     pub priority: f32,
     pub mask: u32,
     /// Final target.
@@ -267,7 +277,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     if b.arrived {
         // Hysteresis: stay arrived until pushed a radius beyond where it stopped.
         let keep = b.arrival_radius.max(b.settled_at) + b.radius;
-        if goal_dist <= keep {
+        if goal_dist <= keep && !b.recheck {
             return d;
         }
         d.arrived = false;
@@ -475,7 +485,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     // blocked against for a step): a stream arriving in single file then wraps round the first
     // arrivals into a blob instead of stopping nose to tail in a line that grows back along
     // its own way (and, through a door, plugs it).
-    if settle_by >= 2 || (settle_by == 1 && (settle_near || b.blocked)) {
+    if settle_by >= 2 || (settle_by == 1 && (settle_near || b.blocked || b.recheck)) {
         d.arrived = true;
         d.settled_at = goal_dist;
         d.hit = HitOut::default();
@@ -571,7 +581,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         }
         if best > b.arrival_radius - AT_BEST_SLACK * b.radius
             && s <= AT_BEST_SLACK * b.radius
-            && b.blocked
+            && (b.blocked || b.recheck)
         {
             // Pressed against the shape that keeps it from such a target, and blocked last
             // step: the nearer places are taken (a crowd sent to a point inside a box rings

@@ -28,7 +28,9 @@ pub enum WfAgent {
     Moving = 0,
     /// Inside its arrival radius (for a target inside an obstacle or too close to one to come
     /// that near: within it of the nearest point it can reach, or pressed against that
-    /// obstacle and blocked), or settled against others arrived at the same target.
+    /// obstacle and blocked), or settled against others arrived at the same target. Arrived
+    /// short of the target, it walks on when an obstacle within two radii of it is added,
+    /// removed or moved and it can now get nearer.
     Arrived = 1,
     /// Wants to move but made less than a tenth of its intended progress in the last step.
     Blocked = 2,

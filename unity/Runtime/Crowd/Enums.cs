@@ -8,7 +8,8 @@ namespace Wayfarer.Crowd
         /// <summary>Within its arrival radius of the target (stopped); for a target inside an
         /// obstacle or too close to one to come that near, within it of the nearest point it can
         /// reach, or pressed against that obstacle and blocked; or settled against others arrived
-        /// at the same target.</summary>
+        /// at the same target. Arrived short of the target, it walks on when an obstacle within
+        /// two radii of it is added, removed or moved and it can now get nearer.</summary>
         Arrived = 1,
         /// <summary>Could not make progress this step (boxed in).</summary>
         Blocked = 2,
