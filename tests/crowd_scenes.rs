@@ -593,3 +593,177 @@ fn an_agent_arrived_against_a_box_round_its_target_walks_on_when_the_box_goes() 
         );
     }
 }
+
+#[test]
+fn planned_agents_wedged_between_two_obstacles_get_out() {
+    // Six wedges from the 10 k benchmark with every agent planned, where agents stood pressed
+    // against two obstacles at once for good (first step to step 8000): each agent starts
+    // where it stood, its target where it was, on the benchmark's coarse grid (posts 400 m
+    // apart: 1.6 m cells). Its cell's point and the moves from it are clear, but the line
+    // from where it stands to the next cells runs through the obstacles, so it pushed into
+    // the crack. Now a wedged agent that cannot slide to any of the next three cells goes
+    // back onto the graph at the best cell nearby it can slide to. (The build before: five
+    // of the six did not move.)
+    let circle = |x: f32, z: f32, r: f32| Obstacle::Circle {
+        center: Vec3::new(x, 0.0, z),
+        radius: r,
+    };
+    // An oriented box by its local x axis (x, z) in world, as the benchmark's shapes report it.
+    let oriented = |x: f32, z: f32, ax: f32, az: f32, hx: f32, hz: f32| Obstacle::OrientedBox {
+        center: Vec3::new(x, 0.0, z),
+        half_x: hx,
+        half_z: hz,
+        yaw: (-az).atan2(ax),
+    };
+    let wedges = [
+        (
+            (-29.573_124, -64.287_09),
+            (110.855_63, -81.745),
+            vec![
+                oriented(
+                    -28.857_85,
+                    -63.279_373,
+                    0.942_019_6,
+                    -0.335_557_8,
+                    0.794_443_6,
+                    0.889_308_8,
+                ),
+                oriented(
+                    -29.385_193,
+                    -64.8871,
+                    0.411_547,
+                    -0.911_388_6,
+                    0.324_155_2,
+                    0.407_696_5,
+                ),
+            ],
+        ),
+        (
+            (6.632_922, 50.043_056),
+            (-107.247_59, -115.7489),
+            vec![
+                circle(7.294_342, 49.526_29, 0.539_353_2),
+                oriented(
+                    5.780_823,
+                    50.357_697,
+                    -0.978_266_9,
+                    -0.207_349_3,
+                    0.468_310_1,
+                    0.756_388_5,
+                ),
+            ],
+        ),
+        (
+            (132.05, -47.555_88),
+            (-138.547_85, 49.390_12),
+            vec![
+                circle(131.750_61, -48.422_882, 0.617_225),
+                oriented(
+                    131.7691,
+                    -46.212_692,
+                    0.810_643,
+                    -0.585_540_7,
+                    0.738_402,
+                    0.806_215,
+                ),
+            ],
+        ),
+        (
+            (-188.2105, -95.317_635),
+            (190.324_92, 97.755_36),
+            vec![
+                oriented(
+                    -187.0959,
+                    -96.340_965,
+                    0.990_946_4,
+                    -0.134_258,
+                    0.975_362,
+                    0.726_658_3,
+                ),
+                circle(-187.792_72, -94.731_45, 0.419_786_7),
+            ],
+        ),
+        (
+            (-1.559_643_6, -130.324_17),
+            (1.912_475_6, 142.816_31),
+            vec![
+                circle(-2.156_967_2, -129.536_48, 0.688_526),
+                oriented(
+                    -1.177_032_5,
+                    -128.224_78,
+                    0.986_597_6,
+                    -0.163_172_3,
+                    0.396_706_2,
+                    0.978_779_4,
+                ),
+                oriented(
+                    -0.693_924,
+                    -130.6277,
+                    -0.365_888_6,
+                    -0.930_658_6,
+                    0.754_353_5,
+                    0.616_746_7,
+                ),
+            ],
+        ),
+        (
+            (98.135_086, -120.7845),
+            (-98.790_19, 120.309_57),
+            vec![
+                oriented(
+                    99.077_33,
+                    -120.130_54,
+                    0.931_919_2,
+                    -0.362_666,
+                    0.713_377_4,
+                    0.651_153_1,
+                ),
+                oriented(
+                    97.706_665,
+                    -121.209_526,
+                    0.665_049_2,
+                    -0.746_799_5,
+                    0.518_700_8,
+                    0.302_581_9,
+                ),
+            ],
+        ),
+    ];
+    for (k, (start, target, obstacles)) in wedges.into_iter().enumerate() {
+        let mut c = Crowd::new(1).unwrap();
+        for (x, z) in [
+            (-200.0, -200.0),
+            (200.0, -200.0),
+            (-200.0, 200.0),
+            (200.0, 200.0),
+        ] {
+            c.add_obstacle(circle(x, z, 0.1)).unwrap();
+        }
+        for o in obstacles {
+            c.add_obstacle(o).unwrap();
+        }
+        let (p0, t) = (Vec2::new(start.0, start.1), Vec2::new(target.0, target.1));
+        let toward = (t - p0).normalize();
+        let a = c
+            .add_agent(
+                Vec3::new(p0.x, 0.0, p0.y),
+                toward.x.atan2(toward.y),
+                1.3,
+                0.3,
+            )
+            .unwrap();
+        c.set_route_mode(a, RouteMode::Planned).unwrap();
+        c.set_target(a, Vec3::new(t.x, 0.0, t.y), 0.3).unwrap();
+        for _ in 0..300 {
+            c.step(0.1, 1).unwrap();
+        }
+        assert!(c.planner().cell_size() > 1.5, "the benchmark's coarse grid");
+        let p = c.agent(a).unwrap().position;
+        let gained = p0.distance(t) - Vec2::new(p.x, p.z).distance(t);
+        // (33 to 36 m in 30 s at 1.3 m/s.)
+        assert!(
+            gained > 20.0,
+            "wedge {k}: {gained:.2} m nearer its target in 30 s"
+        );
+    }
+}

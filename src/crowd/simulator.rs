@@ -16,8 +16,8 @@ use super::obstacle::{Obstacle, Shape};
 use super::planner::{Planner, MAX_FIELDS, MAX_FIELDS_PER_STEP, REPLAN_STEPS};
 use super::sieve::Ring;
 use super::steering::{
-    clear_of_obstacles, finish_turns, obstacle_distance, obstacle_margin, push_out, separation,
-    steer, Body, Decision, Moved, World, TURN_NEAR,
+    clear_of_obstacles, finish_turns, obstacle_distance, obstacle_margin, obstacles_within,
+    push_out, separation, steer, Body, Decision, Moved, World, TURN_NEAR,
 };
 use super::CrowdError;
 
@@ -976,9 +976,11 @@ impl Crowd {
                         .get_or_init(|| obstacle_distance(pos, r, shapes, og).min(r) - 1e-3 * r);
                     obstacle_distance(p, r, shapes, og) >= depth
                 };
+                // Touching two obstacles or more (to within a hundredth of its radius).
+                let wedged = obstacles_within(pos, 1.01 * r, shapes, og) >= 2;
                 let (point, last) =
                     self.planner
-                        .next_point(pos, target, r, slot as u32, avoid, fits);
+                        .next_point(pos, target, r, slot as u32, avoid, wedged, fits);
                 // A straight fallback (no field yet) is retried next sub-step.
                 let age = if last || point != target {
                     REPLAN_STEPS

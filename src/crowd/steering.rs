@@ -926,6 +926,23 @@ pub(crate) fn clear_of_obstacles(
     clear
 }
 
+/// How many obstacles come within `within` of `p` (their signed distance, as
+/// [`obstacle_distance`] measures it).
+pub(crate) fn obstacles_within(
+    p: Vec2,
+    within: f32,
+    shapes: &[Option<Shape>],
+    grid: &ObstacleGrid,
+) -> usize {
+    let mut n = 0;
+    grid.query_near(p, within, |oi| {
+        if let Some(s) = &shapes[oi] {
+            n += (s.contact(p).distance <= within) as usize;
+        }
+    });
+    n
+}
+
 /// The distance from `p` to the nearest obstacle surface, capped at `cap` (negative inside
 /// an obstacle).
 pub(crate) fn obstacle_distance(
