@@ -402,14 +402,9 @@ fn every_planned_agent_of_the_1k_benchmark_scene_arrives() {
     assert!(short.is_empty(), "{} short: {short:?}", short.len());
 }
 
-#[test]
-fn a_planned_agent_near_its_target_does_not_walk_into_a_funnel_too_narrow_for_it() {
-    // Two walls make a funnel whose mouth (0.4 m) is narrower than the agent (0.6 m), the
-    // target 2.1 m away straight through it. Posts 400 m apart make the planning grid coarse
-    // (1.6 m cells), as on the 10 k benchmark's scene. "Within two radii and a cell of the
-    // target, walk straight" took the agent into the funnel, where it stood wedged for good;
-    // now it walks straight only when its disc slides to within its radius of the target,
-    // and else goes round.
+/// A crowd of one with four 0.1 m posts at the corners of a 400 m square: the planning grid
+/// then has the 10 k benchmark's coarse cells (1.6 m).
+fn coarse_grid_crowd() -> Crowd {
     let mut c = Crowd::new(1).unwrap();
     for (x, z) in [
         (-200.0, -200.0),
@@ -423,6 +418,18 @@ fn a_planned_agent_near_its_target_does_not_walk_into_a_funnel_too_narrow_for_it
         })
         .unwrap();
     }
+    c
+}
+
+#[test]
+fn a_planned_agent_near_its_target_does_not_walk_into_a_funnel_too_narrow_for_it() {
+    // Two walls make a funnel whose mouth (0.4 m) is narrower than the agent (0.6 m), the
+    // target 2.1 m away straight through it. Posts 400 m apart make the planning grid coarse
+    // (1.6 m cells), as on the 10 k benchmark's scene. "Within two radii and a cell of the
+    // target, walk straight" took the agent into the funnel, where it stood wedged for good;
+    // now it walks straight only when its disc slides to within its radius of the target,
+    // and else goes round.
+    let mut c = coarse_grid_crowd();
     let wall = |a: (f32, f32), b: (f32, f32)| Obstacle::Wall {
         a: Vec3::new(a.0, 0.0, a.1),
         b: Vec3::new(b.0, 0.0, b.1),
@@ -730,15 +737,7 @@ fn planned_agents_wedged_between_two_obstacles_get_out() {
         ),
     ];
     for (k, (start, target, obstacles)) in wedges.into_iter().enumerate() {
-        let mut c = Crowd::new(1).unwrap();
-        for (x, z) in [
-            (-200.0, -200.0),
-            (200.0, -200.0),
-            (-200.0, 200.0),
-            (200.0, 200.0),
-        ] {
-            c.add_obstacle(circle(x, z, 0.1)).unwrap();
-        }
+        let mut c = coarse_grid_crowd();
         for o in obstacles {
             c.add_obstacle(o).unwrap();
         }

@@ -125,7 +125,8 @@ pub(crate) struct Body {
     /// The route point is the final target (arrival applies).
     pub final_leg: bool,
     /// Arrived short of its target (settled, or as near as it gets) beside an obstacle added
-    /// or removed since the last step: it is steered afresh instead of staying put, and stays
+    /// or removed since the last step (or beside an agent so steered that walked on, see
+    /// `Crowd::recheck_around_released`): it is steered afresh instead of staying put, and stays
     /// arrived only if it still settles or still cannot get nearer (counted as blocked for
     /// both). So an agent that arrived pressed against a box round its target walks on when
     /// the box is removed, and stays still while it is put back where it was. (A byte of the
