@@ -1026,15 +1026,15 @@ impl Crowd {
             if a.state == AgentState::Arrived || a.state == AgentState::Invalid {
                 continue;
             }
-            if self.recheck.len() < TRACKED_CHANGES {
-                self.recheck.push(Shape {
-                    center: Vec2::new(a.position.x, a.position.z),
-                    axis: Vec2::X,
-                    half: Vec2::ZERO,
-                    round: a.radius,
-                });
-            } else {
-                self.recheck_all = true;
+            // (Its disc, as a circle obstacle's shape: a live agent's is always valid.)
+            let disc = Obstacle::Circle {
+                center: a.position,
+                radius: a.radius,
+            }
+            .shape();
+            match disc {
+                Some(disc) if self.recheck.len() < TRACKED_CHANGES => self.recheck.push(disc),
+                _ => self.recheck_all = true,
             }
         }
     }
