@@ -105,6 +105,11 @@ pub const AT_BEST_SLACK: f32 = 1e-3;
 /// counts as passed, a planned route point that near is planned again every sub-step, and
 /// the steer's obstacle ray stops at it (what lies beyond is past the turn).
 pub const TURN_NEAR: f32 = 2.0;
+/// Below this fraction of the pull to its route point, the direction left to an agent with two
+/// or more arrived agents of its own target ahead of it within its look (held off by them:
+/// their pushes all but cancel the pull) is not steered by; it creeps straight on to them
+/// instead, and settles when it touches them (see `steer`).
+pub const HELD_FRACTION: f32 = 0.2;
 
 /// Everything the steer knows about one agent, stored in the steer grid's cell order.
 /// `repr(C)` with what a neighbour reads first: the cull's fields (position, velocity,
@@ -307,6 +312,8 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     // touches the goal's own arrival circle.
     let mut settle_by = 0u32;
     let mut settle_near = false;
+    // Arrived agents of its own target ahead of it, within its look (see HELD_FRACTION).
+    let mut held_by = 0u32;
     let near = 2.0 * b.speed * w.dt + 0.5 * b.radius;
     let mut close = [(Vec2::ZERO, 0.0f32); CLOSE];
     let mut n_close = 0;
@@ -354,19 +361,20 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         // the box, pushed for good at those arrived there. Counting there any arrived agent
         // right at the target as on the final leg, SteerSuite `random`'s last arrival came
         // 313.0 s instead of 279.7 s, with 7 856 agent–agent collisions instead of 4 945.)
-        if o.arrived
-            && dd <= r + settle_gap
-            && o.pos.distance_squared(b.target) < goal_dist * goal_dist
-            && if b.final_leg {
-                o.target.distance_squared(b.target) <= same_goal2
-                    || goal_dist <= b.arrival_radius + 2.0 * r
-            } else {
-                o.target.distance_squared(b.target) <= same_goal2
-                    && o.pos.distance_squared(b.steer_to) < dist * dist
+        // `ahead`: an arrived agent of its own target nearer that target (and, short of the
+        // final leg, nearer its route point): one to settle against, or held off by (see
+        // HELD_FRACTION).
+        if o.arrived {
+            let nearer = o.pos.distance_squared(b.target) < goal_dist * goal_dist;
+            let ahead = nearer
+                && o.target.distance_squared(b.target) <= same_goal2
+                && (b.final_leg || o.pos.distance_squared(b.steer_to) < dist * dist);
+            held_by += ahead as u32;
+            let near_goal = goal_dist <= b.arrival_radius + 2.0 * r;
+            if dd <= r + settle_gap && (ahead || (b.final_leg && near_goal && nearer)) {
+                settle_by += 1;
+                settle_near |= near_goal;
             }
-        {
-            settle_by += 1;
-            settle_near |= goal_dist <= b.arrival_radius + 2.0 * r;
         }
         // Close moving neighbours limit how far the agent may walk this step (arrived ones
         // are pushed aside instead).
@@ -663,11 +671,22 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let raw = dir.length();
     let along = dir.dot(g);
     let mut block = 1.0;
+    // What is left to walk along: the whole direction, or (pushed backward) its sideways part.
+    let mut left = raw;
     if along < 0.0 {
         let lat = dir - g * along;
-        let l = lat.length();
-        block = (l / raw.max(1e-6)).clamp(CREEP, 1.0);
-        dir = if l > 1e-3 { lat } else { right_of(g) };
+        left = lat.length();
+        block = (left / raw.max(1e-6)).clamp(CREEP, 1.0);
+        dir = if left > 1e-3 { lat } else { right_of(g) };
+    }
+    if held_by >= 2 && left < HELD_FRACTION {
+        // Held off by arrived agents of its target ahead of it, whose pushes all but cancel
+        // the pull to the route point: what is left is too small to steer by (its direction
+        // swings with every neighbour that enters or leaves the cone, and the agent turned on
+        // the spot at full rate, for good, at a hole in a settled blob). It creeps straight
+        // on until it touches them, and settles there.
+        dir = g;
+        block = CREEP;
     }
     d.obstacle_gap = if gap_nan {
         f32::NEG_INFINITY
