@@ -554,11 +554,32 @@ fn full_state(c: &Crowd) -> Vec<String> {
     c.agents().map(|(id, a)| format!("{id:?} {a:?}")).collect()
 }
 
+/// `n` agents on a ring 20–26 m round a 4 m box, all sent to its centre: they settle round
+/// it in a blob, those coming late held off its gaps by the arrived agents ahead.
+fn crowd_round_a_box(n: usize) -> Crowd {
+    let mut c = Crowd::new(n).unwrap();
+    c.add_obstacle(Obstacle::Box {
+        min: Vec3::new(-2.0, 0.0, -2.0),
+        max: Vec3::new(2.0, 0.0, 2.0),
+    })
+    .unwrap();
+    for i in 0..n {
+        let a = i as f32 / n as f32 * core::f32::consts::TAU;
+        let r = 20.0 + (i % 7) as f32;
+        let id = c
+            .add_agent(Vec3::new(a.cos() * r, 0.0, a.sin() * r), 0.0, 1.3, 0.3)
+            .unwrap();
+        c.set_target(id, Vec3::ZERO, 0.3).unwrap();
+    }
+    c
+}
+
 #[test]
 fn the_lane_kernels_give_the_portable_bits() {
     // Scenes with every kind of neighbour the step's cull and batched turns see: symmetric
     // head-on traffic, a crush at a door (close walkers, settling at goals), walls, random
-    // obstacles, mixed priorities and layers, planned routes.
+    // obstacles, mixed priorities and layers, planned routes, a crowd settling round a box
+    // (agents held off by the arrived ones ahead).
     let mut scenes = vec![
         (Scenario::circle(120, 20.0, 0.4, 1.4), 260),
         (Scenario::bottleneck(90, 1.6), 260),
@@ -580,8 +601,12 @@ fn the_lane_kernels_give_the_portable_bits() {
             s.crowd.set_route_mode(id, RouteMode::Planned).unwrap();
         }
     }
-    for (i, (scene, steps)) in scenes.into_iter().enumerate() {
-        let mut portable = scene.crowd;
+    let crowds = scenes
+        .into_iter()
+        .map(|(s, steps)| (s.crowd, steps))
+        .chain([(crowd_round_a_box(150), 500)]);
+    for (i, (crowd, steps)) in crowds.enumerate() {
+        let mut portable = crowd;
         portable.set_simd(Simd::Portable);
         assert_eq!(portable.simd(), Simd::Portable);
         // Each build this CPU has, capped in turn (AVX-512 where present, then AVX2).

@@ -105,10 +105,10 @@ pub const AT_BEST_SLACK: f32 = 1e-3;
 /// counts as passed, a planned route point that near is planned again every sub-step, and
 /// the steer's obstacle ray stops at it (what lies beyond is past the turn).
 pub const TURN_NEAR: f32 = 2.0;
-/// Below this fraction of the pull to its route point, the direction left to an agent with two
-/// or more arrived agents of its own target ahead of it within its look (held off by them:
-/// their pushes all but cancel the pull) is not steered by; it creeps straight on to them
-/// instead, and settles when it touches them (see `steer`).
+/// Below this fraction of the pull to its route point, the direction left to an agent pushed by
+/// two or more arrived agents of its own target ahead of it (held off by them: their pushes
+/// all but cancel the pull) is not steered by; it creeps straight on to them instead, and
+/// settles when it touches them (see `steer`).
 pub const HELD_FRACTION: f32 = 0.2;
 
 /// Everything the steer knows about one agent, stored in the steer grid's cell order.
@@ -312,7 +312,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     // touches the goal's own arrival circle.
     let mut settle_by = 0u32;
     let mut settle_near = false;
-    // Arrived agents of its own target ahead of it, within its look (see HELD_FRACTION).
+    // Arrived agents of its own target ahead of it that push it (see HELD_FRACTION).
     let mut held_by = 0u32;
     let near = 2.0 * b.speed * w.dt + 0.5 * b.radius;
     let mut close = [(Vec2::ZERO, 0.0f32); CLOSE];
@@ -364,17 +364,22 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         // `ahead`: an arrived agent of its own target nearer that target (and, short of the
         // final leg, nearer its route point): one to settle against, or held off by (see
         // HELD_FRACTION).
-        if o.arrived {
-            let nearer = o.pos.distance_squared(b.target) < goal_dist * goal_dist;
-            let ahead = nearer
+        let ahead = |o: &Body| {
+            o.arrived
+                && o.pos.distance_squared(b.target) < goal_dist * goal_dist
                 && o.target.distance_squared(b.target) <= same_goal2
-                && (b.final_leg || o.pos.distance_squared(b.steer_to) < dist * dist);
-            held_by += ahead as u32;
-            let near_goal = goal_dist <= b.arrival_radius + 2.0 * r;
-            if dd <= r + settle_gap && (ahead || (b.final_leg && near_goal && nearer)) {
-                settle_by += 1;
-                settle_near |= near_goal;
-            }
+                && (b.final_leg || o.pos.distance_squared(b.steer_to) < dist * dist)
+        };
+        let near_goal = goal_dist <= b.arrival_radius + 2.0 * r;
+        if o.arrived
+            && dd <= r + settle_gap
+            && (ahead(o)
+                || (b.final_leg
+                    && near_goal
+                    && o.pos.distance_squared(b.target) < goal_dist * goal_dist))
+        {
+            settle_by += 1;
+            settle_near |= near_goal;
         }
         // Close moving neighbours limit how far the agent may walk this step (arrived ones
         // are pushed aside instead).
@@ -418,6 +423,12 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         };
         let side = v.try_normalize().map_or(Vec2::ZERO, right_of);
         dir += (n + side * SIDE_BIAS) * (b.repel_force * urgency(t, horizon) * share);
+        // Counted where it pushes, past every early exit, so the count does not depend on
+        // the cull (which drops only what those exits drop). (Tested again here rather than
+        // kept from above: the closure is hot and tight on registers.)
+        if o.arrived && ahead(o) {
+            held_by += 1;
+        }
         if t < min_t {
             min_t = t;
             d.hit = HitOut {
