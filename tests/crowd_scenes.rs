@@ -777,3 +777,50 @@ fn planned_agents_wedged_between_two_obstacles_get_out() {
         );
     }
 }
+
+/// Over `steps` steps of 0.1 s of `s`, how often an agent not yet arrived reversed its turn at
+/// more than half its turn-rate cap two steps running (a zig-zag), per moving agent-step.
+fn zig_zag_rate(mut s: Scenario, steps: usize) -> f64 {
+    let ids = s.agents.clone();
+    let mut yaw: Vec<f32> = ids
+        .iter()
+        .map(|&id| s.crowd.agent(id).unwrap().yaw)
+        .collect();
+    let mut last = vec![0.0f32; ids.len()];
+    let (mut zig_zags, mut moving) = (0usize, 0usize);
+    for _ in 0..steps {
+        s.crowd.step(0.1, 1).unwrap();
+        for (k, &id) in ids.iter().enumerate() {
+            let a = s.crowd.agent(id).unwrap();
+            let turn = (a.yaw - yaw[k] + core::f32::consts::PI).rem_euclid(core::f32::consts::TAU)
+                - core::f32::consts::PI;
+            let half_cap = 0.5 * a.max_turn_rate * 0.1;
+            if a.state() != AgentState::Arrived {
+                moving += 1;
+                if turn * last[k] < 0.0 && turn.abs() > half_cap && last[k].abs() > half_cap {
+                    zig_zags += 1;
+                }
+            }
+            (last[k], yaw[k]) = (turn, a.yaw);
+        }
+    }
+    zig_zags as f64 / moving.max(1) as f64
+}
+
+#[test]
+fn agents_passing_close_do_not_zig_zag() {
+    // Predicting a neighbour from its last step's velocity alone, two agents passing close
+    // each saw the other on a collision course one step and clear the next (the other had
+    // swerved), swerved back, and so on: a zig-zag at the full turn rate, step after step.
+    // Neighbours are now predicted from their smoothed velocity. Zig-zags per moving
+    // agent-step, before → now: circle 12.3 → 2.3 %, crossing flows 11.2 → 4.6 %, obstacle
+    // field 13.2 → 5.9 % (the hallway 6.2 → 3.7 %, the doorway crush 9.2 → 6.1 %).
+    for (name, s, steps) in [
+        ("circle", Scenario::circle(120, 20.0, 0.4, 1.4), 600),
+        ("crossing", Scenario::crossing(40), 600),
+        ("obstacle field", Scenario::obstacle_field(150, 60, 3), 900),
+    ] {
+        let rate = zig_zag_rate(s, steps);
+        assert!(rate < 0.08, "{name}: {:.1} % zig-zags", 100.0 * rate);
+    }
+}

@@ -341,9 +341,11 @@ fn a_single_file_stream_settles_into_a_blob_not_a_line() {
         .map(|&id| c.agent(id).unwrap().position.length())
         .fold(0.0f32, f32::max);
     // A hexagonal disc of 30 discs of radius 0.3 has a radius of about 1.8 m (settling at the
-    // first arrived neighbour met left them strung out to 7.4 m).
+    // first arrived neighbour met left them strung out to 7.4 m). The blob keeps a short tail
+    // along the way in: its farthest agent stands 3.55 m out when neighbours are predicted
+    // from their last step's velocity, 4.12 m from its smoothed velocity.
     assert!(
-        farthest < 4.0,
+        farthest < 4.5,
         "the blob reaches {farthest} m from the goal"
     );
 }

@@ -165,7 +165,7 @@ pub struct Agent {
     pub(crate) state: AgentState,
     /// How it finds its way.
     pub route_mode: RouteMode,
-    /// Velocity of the last step on the XZ plane.
+    /// Smoothed velocity on the XZ plane (see [`Agent::velocity`]).
     pub(crate) velocity: Vec2,
     /// Distance to the target at which it settled (arrived against others); 0 if not settled.
     pub(crate) settled_at: f32,
@@ -230,7 +230,11 @@ impl Agent {
         self.hit
     }
 
-    /// Its velocity over the last step (x, 0, z), m/s.
+    /// Its velocity (x, 0, z), m/s, smoothed: each step's velocity averaged half and half
+    /// with the value before (an exponential average, half-life one step; zero when the step
+    /// put it back). Neighbours predict its motion from it: from the last step's velocity
+    /// alone, two agents passing close each saw the other on a collision course one step and
+    /// clear the next, swerved and swerved back, and zig-zagged at their full turn rate.
     pub fn velocity(&self) -> Vec3 {
         Vec3::new(self.velocity.x, 0.0, self.velocity.y)
     }

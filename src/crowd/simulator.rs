@@ -1433,10 +1433,11 @@ impl Crowd {
             a.position.z = p.y;
             a.yaw = d.yaw;
             a.heading = d.heading;
+            // This step's velocity averaged with the value before (see `Agent::velocity`).
             a.velocity = if finals[k].reverted {
                 Vec2::ZERO
             } else {
-                d.vel
+                (d.vel + a.velocity) * 0.5
             };
             a.settled_at = d.settled_at;
             let progress = (p - old).dot(d.pref_dir);
