@@ -142,9 +142,9 @@ fn main() {
         }
     }
     println!(
-        "| case | agents | arrived | coll a-a | coll a-o | max pen a-a (% r) | max pen a-o (m) | time to goal mean / max (s) | time / ideal | path / ideal | Σ|Δv| (m/s) | energy (J/kg) | energy / least | steps | ms/step |"
+        "| case | agents | arrived | coll a-a | coll a-o | max pen a-a (% r) | max pen a-o (m) | time to goal mean / max (s) | time / ideal | path / ideal | Σ|Δv| (m/s) | energy (J/kg) | energy / least | zig-zag (%) | steps | ms/step |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     let mut failures = Vec::new();
     let (mut total_agents, mut total_arrived) = (0, 0);
     let (mut total_aa, mut total_ao) = (0, 0);
@@ -180,7 +180,7 @@ fn main() {
             o.svg.as_ref().map(|_| &mut trace),
         );
         println!(
-            "| {} | {} | {:.1} % | {} | {} | {:.1} | {:.4} | {:.1} / {:.1} | {:.2} | {:.3} | {:.1} | {:.1} | {:.3} | {} | {:.3} |",
+            "| {} | {} | {:.1} % | {} | {} | {:.1} | {:.4} | {:.1} / {:.1} | {:.2} | {:.3} | {:.1} | {:.1} | {:.3} | {:.1} | {} | {:.3} |",
             case.name,
             m.agents,
             100.0 * m.arrived as f32 / m.agents.max(1) as f32,
@@ -195,6 +195,7 @@ fn main() {
             m.sum_dv,
             m.energy,
             m.energy_ratio,
+            100.0 * m.zig_zag,
             m.steps,
             m.wall_ms / m.steps.max(1) as f64,
         );

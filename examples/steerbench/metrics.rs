@@ -1,7 +1,9 @@
 //! The SteerBench measures of one run: collisions (agent–agent and agent–obstacle overlaps
 //! deeper than 1 mm, counted once per pair and episode), deepest penetrations, time to goal,
 //! path length against the straight route, Σ|Δv| and the least-effort energy
-//! ∫(2.23 + 1.26·|v|²)dt (Guy et al. 2010), and the arrival rate.
+//! ∫(2.23 + 1.26·|v|²)dt (Guy et al. 2010), and the arrival rate; and, not a SteerBench
+//! measure, how often an agent zig-zags (reverses a turn of more than half its turn-rate cap
+//! two steps running), per step of an agent on its way.
 
 use std::collections::{HashMap, HashSet};
 
@@ -33,6 +35,8 @@ pub struct Metrics {
     pub energy: f32,
     /// Mean energy / least possible energy for the straight route (3.35 J/kg per metre).
     pub energy_ratio: f32,
+    /// Zig-zags per agent-step of the agents on their way (see the module doc).
+    pub zig_zag: f32,
     pub simulated: f32,
     /// Agents not finished whose goal sequence, walked straight at their desired speed, takes
     /// longer than the simulated time.
@@ -75,6 +79,11 @@ pub fn run(
     let mut dv = vec![0.0f32; n];
     let mut energy = vec![0.0f32; n];
     let mut prev_v = vec![Vec2::ZERO; n];
+    // Each agent's yaw after the last step and its last turn; zig-zags and agent-steps counted.
+    let yaw_of = |case: &Case, i: usize| case.crowd.agent(case.agents[i].id).expect("live").yaw;
+    let mut prev_yaw: Vec<f32> = (0..n).map(|i| yaw_of(case, i)).collect();
+    let mut prev_turn = vec![0.0f32; n];
+    let (mut zig_zags, mut walking) = (0usize, 0usize);
     let pos_of = |case: &Case, i: usize| {
         let p = case.crowd.agent(case.agents[i].id).expect("live").position;
         Vec2::new(p.x, p.z)
@@ -101,6 +110,21 @@ pub fn run(
             if finished[i].is_some() {
                 continue;
             }
+            let a = case.crowd.agent(case.agents[i].id).expect("live");
+            let turn = (a.yaw - prev_yaw[i] + core::f32::consts::PI)
+                .rem_euclid(core::f32::consts::TAU)
+                - core::f32::consts::PI;
+            let half_cap = 0.5 * a.max_turn_rate * dt;
+            if a.state() != AgentState::Arrived {
+                walking += 1;
+                if turn * prev_turn[i] < 0.0
+                    && turn.abs() > half_cap
+                    && prev_turn[i].abs() > half_cap
+                {
+                    zig_zags += 1;
+                }
+            }
+            (prev_turn[i], prev_yaw[i]) = (turn, a.yaw);
             let v = (now[i] - prev[i]) / dt;
             path[i] += now[i].distance(prev[i]);
             dv[i] += (v - prev_v[i]).length();
@@ -213,5 +237,6 @@ pub fn run(
     m.time_ratio = ratio_sum / k;
     m.path_ratio = path_sum / k;
     m.energy_ratio = e_ratio / k;
+    m.zig_zag = zig_zags as f32 / walking.max(1) as f32;
     m
 }
