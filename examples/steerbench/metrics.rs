@@ -110,12 +110,15 @@ pub fn run(
             if finished[i].is_some() {
                 continue;
             }
-            let a = case.crowd.agent(case.agents[i].id).expect("live");
-            let turn = (a.yaw - prev_yaw[i] + core::f32::consts::PI)
+            let (yaw, cap, arrived) = {
+                let a = case.crowd.agent(case.agents[i].id).expect("live");
+                (a.yaw, a.max_turn_rate, a.state() == AgentState::Arrived)
+            };
+            let turn = (yaw - prev_yaw[i] + core::f32::consts::PI)
                 .rem_euclid(core::f32::consts::TAU)
                 - core::f32::consts::PI;
-            let half_cap = 0.5 * a.max_turn_rate * dt;
-            if a.state() != AgentState::Arrived {
+            let half_cap = 0.5 * cap * dt;
+            if !arrived {
                 walking += 1;
                 if turn * prev_turn[i] < 0.0
                     && turn.abs() > half_cap
@@ -124,14 +127,14 @@ pub fn run(
                     zig_zags += 1;
                 }
             }
-            (prev_turn[i], prev_yaw[i]) = (turn, a.yaw);
+            (prev_turn[i], prev_yaw[i]) = (turn, yaw);
             let v = (now[i] - prev[i]) / dt;
             path[i] += now[i].distance(prev[i]);
             dv[i] += (v - prev_v[i]).length();
             energy[i] += (2.23 + 1.26 * v.length_squared()) * dt;
             prev_v[i] = v;
             let a = &case.agents[i];
-            if case.crowd.agent(a.id).expect("live").state() == AgentState::Arrived {
+            if arrived {
                 if goal_index[i] + 1 < a.goals.len() {
                     goal_index[i] += 1;
                     case.crowd
