@@ -455,6 +455,11 @@ fn a_planned_agent_near_its_target_does_not_walk_into_a_funnel_too_narrow_for_it
     assert!(Vec2::new(p.x, p.z).distance(Vec2::new(0.0, 1.1)) <= 0.3 + 1e-3);
 }
 
+/// The turn from yaw `from` to yaw `to`, radians in [−π, π).
+fn turn_between(from: f32, to: f32) -> f32 {
+    (to - from + core::f32::consts::PI).rem_euclid(core::f32::consts::TAU) - core::f32::consts::PI
+}
+
 /// `n` agents from a ring 18–24 m beyond the sides of a square box of half-size `half`
 /// centred on `center`, all sent to its centre (no disc comes within `half` of it), stepped
 /// for `steps` of 0.1 s: how many arrived, and how many of those on each side of the centre
@@ -490,8 +495,7 @@ fn crowd_to_a_box_centre(
         c.step(0.1, 1).unwrap();
         for ((_, a), (y, t)) in c.agents().zip(yaw.iter_mut().zip(&mut turned)) {
             if s + 100 >= steps {
-                let d = (a.yaw - *y).rem_euclid(core::f32::consts::TAU);
-                *t += d.min(core::f32::consts::TAU - d);
+                *t += turn_between(*y, a.yaw).abs();
             }
             *y = a.yaw;
         }
@@ -792,8 +796,7 @@ fn zig_zag_rate(mut s: Scenario, steps: usize) -> f64 {
         s.crowd.step(0.1, 1).unwrap();
         for (k, &id) in ids.iter().enumerate() {
             let a = s.crowd.agent(id).unwrap();
-            let turn = (a.yaw - yaw[k] + core::f32::consts::PI).rem_euclid(core::f32::consts::TAU)
-                - core::f32::consts::PI;
+            let turn = turn_between(yaw[k], a.yaw);
             let half_cap = 0.5 * a.max_turn_rate * 0.1;
             if a.state() != AgentState::Arrived {
                 moving += 1;
