@@ -387,3 +387,272 @@ fn every_simd_cap_steps_to_the_same_bits() {
     assert_eq!(runs[0], runs[1], "AVX2 cap differs from portable");
     assert_eq!(runs[0], runs[2], "AVX-512 cap differs from portable");
 }
+
+/// Three agents on a line, sent across it.
+fn three(c: &Crowd) -> [u32; 3] {
+    let mut ids = [0u32; 3];
+    for (i, id) in ids.iter_mut().enumerate() {
+        let p = [i as f32 * 3.0, 0.0, 0.0];
+        // SAFETY: live crowd, valid pointers.
+        unsafe {
+            assert_eq!(
+                wf_crowd_add_agent(c.0, p.as_ptr(), 0.0, 1.3, 0.4, id),
+                WfStatus::Ok
+            );
+        }
+    }
+    ids
+}
+
+fn positions(c: &Crowd, ids: &[u32]) -> Vec<u32> {
+    let mut pos = vec![0.0f32; 3 * ids.len()];
+    // SAFETY: live crowd, buffers of the lengths given.
+    unsafe {
+        assert_eq!(
+            wf_crowd_read_agents(
+                c.0,
+                ids.as_ptr(),
+                ids.len(),
+                pos.as_mut_ptr(),
+                ids.len(),
+                null_mut(),
+                0,
+                null_mut(),
+                0
+            ),
+            WfStatus::Ok
+        );
+    }
+    pos.iter().map(|x| x.to_bits()).collect()
+}
+
+#[test]
+fn batch_targets_and_velocities_round_trip_and_refuse_bad_input() {
+    let (batch, single, untouched) = (new(3), new(3), new(3));
+    let ids = three(&batch);
+    assert_eq!(three(&single), ids);
+    assert_eq!(three(&untouched), ids);
+    let targets = [0.0f32, 0.0, 9.0, 3.0, 0.5, 9.0, 6.0, 0.0, -9.0];
+    let radii = [0.2f32, 0.3, 0.4];
+    // SAFETY: every pointer below points to live locals of the lengths given.
+    unsafe {
+        assert_eq!(
+            wf_crowd_set_targets(
+                batch.0,
+                ids.as_ptr(),
+                3,
+                targets.as_ptr(),
+                3,
+                radii.as_ptr(),
+                3
+            ),
+            WfStatus::Ok
+        );
+        for i in 0..3 {
+            assert_eq!(
+                wf_crowd_set_target(single.0, ids[i], targets[3 * i..].as_ptr(), radii[i]),
+                WfStatus::Ok
+            );
+        }
+        // Refused: nothing changes (the first entries are good ones).
+        let good = [1.0f32, 0.0, 1.0, 2.0, 0.0, 2.0];
+        let nan = [1.0f32, 0.0, 1.0, f32::NAN, 0.0, 2.0];
+        let huge = [1.0f32, 0.0, 1.0, 2e15, 0.0, 2.0];
+        let bad_ids = [ids[0], 12345];
+        let c = untouched.0;
+        let cases = [
+            (
+                c,
+                ids.as_ptr(),
+                2,
+                good.as_ptr(),
+                1,
+                null(),
+                0,
+                WfStatus::InvalidCount,
+            ),
+            (
+                c,
+                ids.as_ptr(),
+                2,
+                good.as_ptr(),
+                2,
+                radii.as_ptr(),
+                1,
+                WfStatus::InvalidCount,
+            ),
+            (
+                c,
+                ids.as_ptr(),
+                2,
+                nan.as_ptr(),
+                2,
+                null(),
+                0,
+                WfStatus::NonFinite,
+            ),
+            (
+                c,
+                ids.as_ptr(),
+                2,
+                huge.as_ptr(),
+                2,
+                null(),
+                0,
+                WfStatus::NonFinite,
+            ),
+            (
+                c,
+                ids.as_ptr(),
+                2,
+                good.as_ptr(),
+                2,
+                [0.1, f32::NAN].as_ptr(),
+                2,
+                WfStatus::NonFinite,
+            ),
+            (
+                c,
+                ids.as_ptr(),
+                2,
+                good.as_ptr(),
+                2,
+                [0.1, -1.0].as_ptr(),
+                2,
+                WfStatus::InvalidArgument,
+            ),
+            (
+                c,
+                bad_ids.as_ptr(),
+                2,
+                good.as_ptr(),
+                2,
+                null(),
+                0,
+                WfStatus::OutOfRange,
+            ),
+            (
+                c,
+                ids.as_ptr(),
+                2,
+                null(),
+                2,
+                null(),
+                0,
+                WfStatus::NullPointer,
+            ),
+            (
+                c,
+                null(),
+                2,
+                good.as_ptr(),
+                2,
+                null(),
+                0,
+                WfStatus::NullPointer,
+            ),
+            (
+                c,
+                ids.as_ptr(),
+                2,
+                good.as_ptr(),
+                2,
+                null(),
+                2,
+                WfStatus::NullPointer,
+            ),
+            (
+                null_mut(),
+                ids.as_ptr(),
+                2,
+                good.as_ptr(),
+                2,
+                null(),
+                0,
+                WfStatus::NullPointer,
+            ),
+            (
+                c,
+                ids.as_ptr(),
+                usize::MAX,
+                good.as_ptr(),
+                usize::MAX,
+                null(),
+                0,
+                WfStatus::InvalidCount,
+            ),
+        ];
+        for (crowd, i, n, t, tn, r, rn, want) in cases {
+            assert_eq!(wf_crowd_set_targets(crowd, i, n, t, tn, r, rn), want);
+        }
+        assert_eq!(
+            wf_crowd_set_targets(c, null(), 0, null(), 0, null(), 0),
+            WfStatus::Ok,
+            "(NULL, 0) is an empty batch"
+        );
+    }
+    let (mut v, mut sentinel) = ([0.0f32; 9], [-7.0f32; 9]);
+    for step in 0..30 {
+        for c in [&batch, &single, &untouched] {
+            // SAFETY: live crowd.
+            assert_eq!(unsafe { wf_crowd_step(c.0, 0.1, 1) }, WfStatus::Ok);
+        }
+        if step == 0 {
+            assert_eq!(
+                positions(&untouched, &ids),
+                positions(&new_three_stepped(), &ids),
+                "the refused batches changed no target"
+            );
+        }
+    }
+    assert_eq!(positions(&batch, &ids), positions(&single, &ids));
+    // SAFETY: as above.
+    unsafe {
+        assert_eq!(
+            wf_crowd_read_velocities(batch.0, ids.as_ptr(), 3, v.as_mut_ptr(), 3),
+            WfStatus::Ok
+        );
+        // Walking at about 1.3 m/s toward +z, +z and -z, on the ground plane.
+        for (i, dir) in [1.0f32, 1.0, -1.0].into_iter().enumerate() {
+            let (x, y, z) = (v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+            assert_eq!(y, 0.0);
+            let speed = (x * x + z * z).sqrt();
+            assert!(speed > 0.5 && speed <= 1.3 * (1.0 + 1e-5), "speed {speed}");
+            assert!(z * dir > 0.5, "heading {x} {z}");
+        }
+        let bad_ids = [ids[0], 12345];
+        assert_eq!(
+            wf_crowd_read_velocities(batch.0, bad_ids.as_ptr(), 2, sentinel.as_mut_ptr(), 3),
+            WfStatus::OutOfRange
+        );
+        assert_eq!(
+            wf_crowd_read_velocities(batch.0, ids.as_ptr(), 3, sentinel.as_mut_ptr(), 2),
+            WfStatus::BufferTooSmall
+        );
+        assert_eq!(
+            wf_crowd_read_velocities(batch.0, ids.as_ptr(), 3, null_mut(), 3),
+            WfStatus::NullPointer
+        );
+        assert_eq!(
+            wf_crowd_read_velocities(null(), ids.as_ptr(), 3, sentinel.as_mut_ptr(), 3),
+            WfStatus::NullPointer
+        );
+        assert_eq!(
+            wf_crowd_read_velocities(batch.0, null(), 0, null_mut(), 0),
+            WfStatus::Ok
+        );
+        assert!(
+            sentinel.iter().all(|&x| x == -7.0),
+            "refusals wrote nothing"
+        );
+    }
+}
+
+/// A crowd of `three` stepped once with no targets set.
+fn new_three_stepped() -> Crowd {
+    let c = new(3);
+    three(&c);
+    // SAFETY: live crowd.
+    assert_eq!(unsafe { wf_crowd_step(c.0, 0.1, 1) }, WfStatus::Ok);
+    c
+}

@@ -639,3 +639,126 @@ fn the_lane_kernels_give_the_portable_bits() {
         }
     }
 }
+
+/// 40 agents from a ring of 15 m sent to one point (as in
+/// `many_agents_sharing_a_destination_settle`), with their ids.
+fn ring_to_one_point() -> (Crowd, Vec<AgentId>) {
+    let mut c = Crowd::new(40).unwrap();
+    let mut ids = Vec::new();
+    for i in 0..40 {
+        let a = i as f32 * core::f32::consts::TAU / 40.0;
+        let p = Vec3::new(a.cos() * 15.0 + (i % 3) as f32, 0.0, a.sin() * 15.0);
+        let id = c.add_agent(p, 0.0, 1.3, 0.3).unwrap();
+        c.set_target(id, Vec3::ZERO, 0.5).unwrap();
+        ids.push(id);
+    }
+    (c, ids)
+}
+
+#[test]
+fn re_sending_the_same_targets_every_step_changes_nothing() {
+    // A game that sends every agent's target every frame gets the very run of one that sends
+    // them once: the blob settles and stays settled.
+    let (mut once, ids) = ring_to_one_point();
+    let mut every = once.clone();
+    let targets = vec![Vec3::ZERO; ids.len()];
+    for step in 0..650 {
+        once.step(0.1, 1).unwrap();
+        every.set_targets(&ids, &targets, &[]).unwrap();
+        if step % 2 == 0 {
+            for &id in &ids {
+                every.set_target(id, Vec3::ZERO, 0.5).unwrap();
+            }
+        }
+        every.step(0.1, 1).unwrap();
+    }
+    assert!(ids
+        .iter()
+        .all(|&id| every.agent(id).unwrap().state() == AgentState::Arrived));
+    assert_eq!(full_state(&every), full_state(&once));
+    // A new target (or arrival radius) does restart an arrived agent.
+    let a = ids[0];
+    every.set_target(a, Vec3::ZERO, 0.6).unwrap();
+    assert_eq!(every.agent(a).unwrap().state(), AgentState::Moving);
+    every
+        .set_targets(&[ids[1]], &[Vec3::new(0.0, 0.0, 1e-3)], &[])
+        .unwrap();
+    assert_eq!(every.agent(ids[1]).unwrap().state(), AgentState::Moving);
+    assert_eq!(every.agent(ids[1]).unwrap().arrival_radius, 0.5, "kept");
+}
+
+/// A refused `set_targets` call: its ids, targets and radii, and the error.
+type Refusal<'a> = (&'a [AgentId], &'a [Vec3], &'a [f32], CrowdError);
+
+#[test]
+fn set_targets_equals_set_target_in_order_and_refuses_all_or_nothing() {
+    let (base, ids) = ring_to_one_point();
+    // Targets across the ring, radii of their own; the third agent listed twice (its last
+    // entry holds).
+    let mut list: Vec<AgentId> = ids.clone();
+    list.push(ids[2]);
+    let targets: Vec<Vec3> = (0..list.len())
+        .map(|i| Vec3::new((i % 7) as f32 - 3.0, 0.25, (i % 5) as f32 * 2.0 - 4.0))
+        .collect();
+    let radii: Vec<f32> = (0..list.len())
+        .map(|i| 0.2 + 0.05 * (i % 4) as f32)
+        .collect();
+    let mut batch = base.clone();
+    let mut single = base.clone();
+    batch.set_targets(&list, &targets, &radii).unwrap();
+    for ((&id, &t), &r) in list.iter().zip(&targets).zip(&radii) {
+        single.set_target(id, t, r).unwrap();
+    }
+    assert_eq!(batch.agent(ids[2]).unwrap().target, targets[list.len() - 1]);
+    for _ in 0..80 {
+        batch.step(0.1, 1).unwrap();
+        single.step(0.1, 1).unwrap();
+    }
+    assert_eq!(full_state(&batch), full_state(&single));
+
+    // Every refusal leaves every agent as it was (the first entries are good ones).
+    let before = full_state(&batch);
+    let good = Vec3::new(5.0, 0.0, 5.0);
+    let mut gone = base.clone();
+    gone.remove_agent(ids[5]).unwrap();
+    let refusals: [Refusal; 6] = [
+        (&ids[..2], &[good], &[], CrowdError::InvalidArgument),
+        (
+            &ids[..2],
+            &[good, good],
+            &[0.3],
+            CrowdError::InvalidArgument,
+        ),
+        (
+            &[ids[0], AgentId(12345)],
+            &[good, good],
+            &[],
+            CrowdError::UnknownId,
+        ),
+        (&ids[..2], &[good, Vec3::NAN], &[], CrowdError::NonFinite),
+        (
+            &ids[..2],
+            &[good, good],
+            &[0.3, f32::INFINITY],
+            CrowdError::NonFinite,
+        ),
+        (
+            &ids[..2],
+            &[good, good],
+            &[0.3, -0.1],
+            CrowdError::InvalidArgument,
+        ),
+    ];
+    for (list, targets, radii, err) in refusals {
+        assert_eq!(batch.set_targets(list, targets, radii), Err(err));
+        assert_eq!(full_state(&batch), before);
+    }
+    let gone_before = full_state(&gone);
+    assert_eq!(
+        gone.set_targets(&[ids[0], ids[5]], &[good, good], &[]),
+        Err(CrowdError::UnknownId),
+        "a removed agent's id"
+    );
+    assert_eq!(full_state(&gone), gone_before);
+    assert_eq!(batch.set_targets(&[], &[], &[]), Ok(()));
+}

@@ -2,8 +2,8 @@
 //! huge), then fuzzed sequences of every mutating call (agents and obstacles added, removed,
 //! re-targeted, re-tuned with hostile values, teleported to NaN, unknown and stale ids),
 //! steps with hostile `dt` and thread counts (0, 1, many, `u32::MAX`), the route cache and
-//! SIMD caps set to hostile values and read back, and reads with every buffer shape (NULL,
-//! misaligned, too small, larger).
+//! SIMD caps set to hostile values and read back, and reads (agents, hits, velocities) with
+//! every buffer shape (NULL, misaligned, too small, larger).
 //!
 //! Checked: never a panic, a hang or a leak; ids are never reused while live; a failing read
 //! writes nothing; a successful read writes exactly one value per id, finite positions and
@@ -129,6 +129,42 @@ fn read_hits(inp: &mut Input, c: *const WfCrowd, m: &Model) {
         hid.assert_untouched(what);
         pts.assert_untouched(what);
         nrm.assert_untouched(what);
+    }
+}
+
+fn read_velocities(inp: &mut Input, c: *const WfCrowd, m: &Model) {
+    let n = inp.upto(12);
+    let ids: Vec<u32> = (0..n).map(|_| id(inp, &m.agents)).collect();
+    let known = ids.iter().all(|i| m.agents.contains(i));
+    let mode = inp.mode();
+    let mut ib = if mode == Mode::Null {
+        InBuf::null(if inp.chance(32) {
+            HUGE_COUNTS[inp.upto(5)]
+        } else {
+            n
+        })
+    } else {
+        InBuf::new(&ids, 1, mode)
+    };
+    let n = ib.count;
+    let bad_ids = mode == Mode::Misaligned || (mode == Mode::Null && n > 0);
+    let mut vel = OutBuf::<f32>::fuzzed(inp, n, 3, 16);
+    // SAFETY: every pointer is NULL or valid for the count/capacity passed with it.
+    let s = unsafe { wf_crowd_read_velocities(c, ib.ptr(), n, vel.ptr(), vel.capacity) };
+    let what = "wf_crowd_read_velocities";
+    checked(s, what);
+    if s == WfStatus::Ok {
+        assert!(
+            known && !c.is_null() && !bad_ids,
+            "{what}: OK for unknown, NULL or misaligned ids or a NULL crowd"
+        );
+        assert!(!vel.is_null() || n == 0, "{what}: OK with NULL output");
+        if !vel.is_null() {
+            let v = vel.assert_written(n, what);
+            assert!(v.iter().all(|x| x.is_finite()), "{what}: {v:?}");
+        }
+    } else {
+        vel.assert_untouched(what);
     }
 }
 
@@ -320,9 +356,10 @@ fuzz_target!(|data: &[u8]| {
             }
             5 => read_agents(&mut inp, c, &m),
             6 => read_hits(&mut inp, c, &m),
-            _ => match inp.byte() % 3 {
+            _ => match inp.byte() % 4 {
                 0 => count(&mut inp, c, &m),
                 1 => route_cache(&mut inp, c, &mut knobs),
+                2 => read_velocities(&mut inp, c, &m),
                 _ => simd(&mut inp, c, &mut knobs),
             },
         }

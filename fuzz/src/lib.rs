@@ -918,7 +918,51 @@ pub mod crowd {
                     assert!(!m.agents.contains(&id) || statuses[0] != WfStatus::OutOfRange);
                 }
             }
-            5 | 6 => {
+            6 => {
+                what = "wf_crowd_set_targets";
+                let n = inp.upto(m.agents.len().min(8));
+                let ids: Vec<u32> = (0..n).map(|_| id(inp, &m.agents)).collect();
+                let pts: Vec<f32> = (0..n).flat_map(|_| position(inp)).collect();
+                let radii: Vec<f32> = (0..n).map(|_| scalar(inp, 0.0, 0.02)).collect();
+                let with_radii = inp.bool();
+                let tc = if inp.chance(16) { inp.upto(8) } else { n };
+                let pts = &pts[..3 * tc.min(n)];
+                let mode = inp.mode();
+                for &c in crowds {
+                    let mut b = if mode == Mode::Null {
+                        InBuf::null(pts.len() / 3)
+                    } else {
+                        InBuf::new(pts, 3, mode)
+                    };
+                    // SAFETY: c is live; ids n u32; targets NULL or pc points (pts holds them);
+                    // radii n floats or NULL.
+                    let s = unsafe {
+                        wf_crowd_set_targets(
+                            c,
+                            ids.as_ptr(),
+                            n,
+                            b.ptr(),
+                            b.count,
+                            if with_radii {
+                                radii.as_ptr()
+                            } else {
+                                core::ptr::null()
+                            },
+                            if with_radii { n } else { 0 },
+                        )
+                    };
+                    statuses.push(checked(s, what));
+                }
+                if statuses[0] == WfStatus::Ok {
+                    let ok = ids.iter().all(|i| m.agents.contains(i))
+                        && pts.len() == 3 * n
+                        && (n == 0 || mode == Mode::Valid)
+                        && pts.iter().all(|&x| usable(x))
+                        && (!with_radii || radii.iter().all(|&r| usable(r) && r >= 0.0));
+                    assert!(ok, "{what}: OK despite invalid input");
+                }
+            }
+            5 => {
                 what = "wf_crowd_set_target";
                 let id = id(inp, &m.agents);
                 let t = position(inp);
@@ -1177,7 +1221,11 @@ pub mod crowd {
             )
         };
         assert_eq!(s, WfStatus::Ok, "wf_crowd_read_hits of live agents");
-        for v in [&pos, &yaw, &pts, &nrm] {
+        let mut vel = vec![0.0f32; 3 * n];
+        // SAFETY: as above.
+        let s = unsafe { wf_crowd_read_velocities(c, ids.as_ptr(), n, vel.as_mut_ptr(), n) };
+        assert_eq!(s, WfStatus::Ok, "wf_crowd_read_velocities of live agents");
+        for v in [&pos, &yaw, &pts, &nrm, &vel] {
             assert!(
                 v.iter().all(|x| x.is_finite()),
                 "crowd read: non-finite value in {v:?}"

@@ -68,8 +68,10 @@ const SCATTER_AHEAD: usize = 16;
 /// enough for the other to get through a short passage.
 const YIELD_STEPS: u64 = 40;
 
-/// An agent's id: stable while it lives, invalid once removed.
+/// An agent's id: stable while it lives, invalid once removed. (`repr(transparent)`: a slice
+/// of ids has the layout of a `u32` array, as the C ABI passes them.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(transparent)]
 pub struct AgentId(pub u32);
 
 /// An obstacle's id: stable while it exists, invalid once removed.
@@ -284,6 +286,32 @@ fn check_steering(turn: f32, range: f32, half: f32, repel: f32) -> Result<(), Cr
     check_finite(&[turn, range, half, repel])?;
     check(turn > 0.0 && range >= 0.0 && (0.0..=core::f32::consts::PI).contains(&half))?;
     check(repel >= 0.0)
+}
+
+fn check_target(target: Vec3, arrival_radius: f32) -> Result<(), CrowdError> {
+    check_finite(&[target.x, target.y, target.z, arrival_radius])?;
+    check(arrival_radius >= 0.0)
+}
+
+/// Gives `a` a checked target (see [`Crowd::set_target`]): a repeat of the one it has
+/// changes nothing.
+fn retarget(a: &mut Agent, target: Vec3, arrival_radius: f32) {
+    let same = |x: f32, y: f32| x.to_bits() == y.to_bits();
+    if same(a.target.x, target.x)
+        && same(a.target.y, target.y)
+        && same(a.target.z, target.z)
+        && same(a.arrival_radius, arrival_radius)
+    {
+        return;
+    }
+    a.target = target;
+    a.arrival_radius = arrival_radius;
+    a.next_waypoint = 0;
+    a.settled_at = 0.0;
+    a.plan.2 = 0;
+    if a.state == AgentState::Arrived {
+        a.state = AgentState::Moving;
+    }
 }
 
 fn check_body(speed: f32, radius: f32) -> Result<(), CrowdError> {
@@ -562,22 +590,50 @@ impl Crowd {
     /// Sends an agent to `target`; it arrives within `arrival_radius` (≥ 0) of it (of the
     /// nearest point it can reach, when `target` lies inside an obstacle or too close to one:
     /// see [`AgentState::Arrived`]).
+    ///
+    /// A new target (or arrival radius) starts the agent afresh: it walks its waypoints from
+    /// the first, plans anew and, if it had arrived, walks on. The target and radius it
+    /// already has (the same bits) change nothing, so a game may send every agent's target
+    /// every frame: an agent that settled against others at a shared target stays settled.
+    /// (Restarting on a repeat, a crowd re-sent its one target every frame never settled:
+    /// each resend made every settled agent walk on, and with none of them arrived there was
+    /// nothing left to settle against.)
     pub fn set_target(
         &mut self,
         id: AgentId,
         target: Vec3,
         arrival_radius: f32,
     ) -> Result<(), CrowdError> {
-        check_finite(&[target.x, target.y, target.z, arrival_radius])?;
-        check(arrival_radius >= 0.0)?;
+        check_target(target, arrival_radius)?;
         let a = self.agents.get_mut(id.0)?;
-        a.target = target;
-        a.arrival_radius = arrival_radius;
-        a.next_waypoint = 0;
-        a.settled_at = 0.0;
-        a.plan.2 = 0;
-        if a.state == AgentState::Arrived {
-            a.state = AgentState::Moving;
+        retarget(a, target, arrival_radius);
+        Ok(())
+    }
+
+    /// [`set_target`](Self::set_target) for many agents in one call: agent `ids[i]` goes to
+    /// `targets[i]` with arrival radius `arrival_radii[i]`, or, when `arrival_radii` is empty,
+    /// with the arrival radius it has. All or nothing: the lengths (`targets` as long as
+    /// `ids`, `arrival_radii` as long or empty: [`CrowdError::InvalidArgument`]), every id
+    /// ([`CrowdError::UnknownId`]), target ([`CrowdError::NonFinite`]) and radius (NaN/Inf:
+    /// `NonFinite`, negative: `InvalidArgument`) are checked before any agent changes. The
+    /// result equals calling `set_target` for each in order (an id given twice: its last
+    /// entry holds).
+    pub fn set_targets(
+        &mut self,
+        ids: &[AgentId],
+        targets: &[Vec3],
+        arrival_radii: &[f32],
+    ) -> Result<(), CrowdError> {
+        check(targets.len() == ids.len())?;
+        check(arrival_radii.is_empty() || arrival_radii.len() == ids.len())?;
+        for (i, (&id, &t)) in ids.iter().zip(targets).enumerate() {
+            let a = self.agents.get(id.0)?;
+            check_target(t, arrival_radii.get(i).copied().unwrap_or(a.arrival_radius))?;
+        }
+        for (i, (&id, &t)) in ids.iter().zip(targets).enumerate() {
+            let a = self.agents.get_mut(id.0)?;
+            let radius = arrival_radii.get(i).copied().unwrap_or(a.arrival_radius);
+            retarget(a, t, radius);
         }
         Ok(())
     }

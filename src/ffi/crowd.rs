@@ -8,8 +8,9 @@
 use glam::Vec3;
 
 use super::boundary::{
-    finite, guard, handle_free, handle_mut, handle_new, handle_ref, in_domain, one_out,
-    opt_points_out, opt_slice_out, point_in, points_in, slice_in, write_opt, FfiResult, WfStatus,
+    finite, floats_in, guard, handle_free, handle_mut, handle_new, handle_ref, in_domain, one_out,
+    opt_points_out, opt_slice_out, point_in, points_in, points_out, slice_in, write_opt, FfiResult,
+    WfStatus,
 };
 use crate::crowd::{AgentId, Crowd, CrowdError, Obstacle, ObstacleId, RouteMode};
 use crate::simd::Simd;
@@ -375,6 +376,43 @@ pub unsafe extern "C" fn wf_crowd_set_target(
             let t = point_in(target)?;
             c.crowd
                 .set_target(AgentId(id), t, finite(arrival_radius)?)?;
+        }
+        Ok(())
+    })
+}
+
+/// Sends `count` agents to their targets in one call: agent `ids[i]` goes to point `i` of
+/// `targets` (`target_count` = `count` points) with arrival radius `arrival_radii[i]`
+/// (`radius_count` = `count`), or, when `arrival_radii` is `(NULL, 0)`, with the arrival
+/// radius it has. All or nothing: another length is `WF_STATUS_INVALID_COUNT`, an unknown id
+/// `WF_STATUS_OUT_OF_RANGE`, a NaN/Inf target or radius `WF_STATUS_NON_FINITE`, a negative
+/// radius `WF_STATUS_INVALID_ARGUMENT`, and then no agent changes. As `wf_crowd_set_target`
+/// for each in order: a target and radius an agent already has change nothing, so sending
+/// every agent's target every frame is cheap and keeps settled agents settled.
+///
+/// # Safety
+/// `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn wf_crowd_set_targets(
+    crowd: *mut WfCrowd,
+    ids: *const u32,
+    count: usize,
+    targets: *const f32,
+    target_count: usize,
+    arrival_radii: *const f32,
+    radius_count: usize,
+) -> WfStatus {
+    guard(|| {
+        // SAFETY: checked by the boundary helpers; validity is the caller's.
+        unsafe {
+            let c = handle_mut(crowd)?;
+            let ids = slice_in(ids as *const AgentId, count)?;
+            if target_count != count || (radius_count != 0 && radius_count != count) {
+                return Err(WfStatus::InvalidCount);
+            }
+            let targets = points_in(targets, target_count)?;
+            let radii = floats_in(arrival_radii, radius_count)?;
+            c.crowd.set_targets(ids, targets, radii)?;
         }
         Ok(())
     })
@@ -766,6 +804,40 @@ pub unsafe extern "C" fn wf_crowd_read_agents(
                 if let Some(s) = states.as_deref_mut().map(|s| &mut s[i]) {
                     *s = a.state() as u32;
                 }
+            }
+        }
+        Ok(())
+    })
+}
+
+/// For each of `count` agent ids, its velocity (xyz, y = 0, m/s) in `out_velocities`
+/// (capacity in agents): each step's velocity averaged half and half with the one before,
+/// so it follows the walk without the step-to-step jitter of a difference of positions
+/// (zero while it stands, and after a step that put it back). For animation (a walk blend
+/// driven by its length) and for predicting where an agent goes. Any unknown id:
+/// `WF_STATUS_OUT_OF_RANGE` and nothing written.
+///
+/// # Safety
+/// `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given, not overlapping.
+#[no_mangle]
+pub unsafe extern "C" fn wf_crowd_read_velocities(
+    crowd: *const WfCrowd,
+    ids: *const u32,
+    count: usize,
+    out_velocities: *mut f32,
+    out_velocities_capacity: usize,
+) -> WfStatus {
+    guard(|| {
+        // SAFETY: checked by the boundary helpers; validity is the caller's.
+        unsafe {
+            let c = handle_ref(crowd)?;
+            let ids = slice_in(ids, count)?;
+            for &id in ids {
+                c.crowd.agent(AgentId(id))?;
+            }
+            let out = points_out(out_velocities, out_velocities_capacity, count)?;
+            for (o, &id) in out.iter_mut().zip(ids) {
+                *o = c.crowd.agent(AgentId(id))?.velocity();
             }
         }
         Ok(())

@@ -140,6 +140,51 @@ static void agents(void) {
         CHECK_STATUS(wf_crowd_read_agents(crowd, NULL, 0, NULL, 0, NULL, 0, NULL, 0), WF_STATUS_OK);
     }
 
+    /* Velocities: a walks toward +x on the ground plane; b stands at its target. */
+    {
+        const uint32_t ids[2] = {a, b}, bad_ids[2] = {a, 777u};
+        float vel[6];
+        CHECK_STATUS(wf_crowd_read_velocities(crowd, ids, 2, vel, 2), WF_STATUS_OK);
+        CHECK(vel[0] > 0.5f && vel[0] <= 1.4f * 1.00001f);
+        CHECK(vel[1] == 0.0f);
+        CHECK(vel[3] == 0.0f && vel[4] == 0.0f && vel[5] == 0.0f);
+        fill(sentinel, 6, -7.0f);
+        CHECK_STATUS(wf_crowd_read_velocities(crowd, ids, 2, sentinel, 1), WF_STATUS_BUFFER_TOO_SMALL);
+        CHECK_STATUS(wf_crowd_read_velocities(crowd, bad_ids, 2, sentinel, 2), WF_STATUS_OUT_OF_RANGE);
+        CHECK_STATUS(wf_crowd_read_velocities(crowd, ids, 2, NULL, 2), WF_STATUS_NULL_POINTER);
+        CHECK_STATUS(wf_crowd_read_velocities(crowd, NULL, 2, sentinel, 2), WF_STATUS_NULL_POINTER);
+        CHECK_STATUS(wf_crowd_read_velocities(NULL, ids, 2, sentinel, 2), WF_STATUS_NULL_POINTER);
+        CHECK(all_equal(sentinel, 6, -7.0f));
+        CHECK_STATUS(wf_crowd_read_velocities(crowd, NULL, 0, NULL, 0), WF_STATUS_OK);
+    }
+
+    /* Batch targets: all or nothing; a target an agent already has changes nothing. */
+    {
+        const uint32_t ids[2] = {a, b}, bad_ids[2] = {b, 777u};
+        const float to[6] = {10, 0, 0, 10, 1, 0}; /* a's target again, b's own place */
+        const float away[6] = {-10, 0, 0, 10, 1, 8};
+        const float nan_to[6] = {-10, 0, 0, NAN, 1, 8};
+        const float radii[2] = {0.5f, 0.4f}, bad_radii[2] = {0.5f, -0.4f};
+        /* (NULL, 0) radii: each keeps its arrival radius. */
+        CHECK_STATUS(wf_crowd_set_targets(crowd, ids, 2, to, 2, NULL, 0), WF_STATUS_OK);
+        CHECK_STATUS(wf_crowd_read_agents(crowd, ids, 2, NULL, 0, NULL, 0, states, 2), WF_STATUS_OK);
+        CHECK(states[1] == WF_AGENT_ARRIVED); /* b's own place again: still arrived */
+        CHECK_STATUS(wf_crowd_set_targets(crowd, ids, 2, away, 1, NULL, 0), WF_STATUS_INVALID_COUNT);
+        CHECK_STATUS(wf_crowd_set_targets(crowd, ids, 2, away, 2, radii, 1), WF_STATUS_INVALID_COUNT);
+        CHECK_STATUS(wf_crowd_set_targets(crowd, ids, 2, nan_to, 2, NULL, 0), WF_STATUS_NON_FINITE);
+        CHECK_STATUS(wf_crowd_set_targets(crowd, ids, 2, away, 2, bad_radii, 2), WF_STATUS_INVALID_ARGUMENT);
+        CHECK_STATUS(wf_crowd_set_targets(crowd, bad_ids, 2, away, 2, NULL, 0), WF_STATUS_OUT_OF_RANGE);
+        CHECK_STATUS(wf_crowd_set_targets(crowd, ids, 2, NULL, 2, NULL, 0), WF_STATUS_NULL_POINTER);
+        CHECK_STATUS(wf_crowd_set_targets(NULL, ids, 2, away, 2, NULL, 0), WF_STATUS_NULL_POINTER);
+        CHECK_STATUS(wf_crowd_set_targets(crowd, NULL, 0, NULL, 0, NULL, 0), WF_STATUS_OK);
+        CHECK_STATUS(wf_crowd_read_agents(crowd, ids, 2, NULL, 0, NULL, 0, states, 2), WF_STATUS_OK);
+        CHECK(states[1] == WF_AGENT_ARRIVED); /* the refused batches did not send b away */
+        CHECK_STATUS(wf_crowd_set_targets(crowd, ids, 2, away, 2, NULL, 0), WF_STATUS_OK);
+        CHECK_STATUS(wf_crowd_read_agents(crowd, ids, 2, NULL, 0, NULL, 0, states, 2), WF_STATUS_OK);
+        CHECK(states[1] == WF_AGENT_MOVING); /* sent away: walks on */
+        CHECK_STATUS(wf_crowd_set_targets(crowd, ids, 2, to, 2, radii, 2), WF_STATUS_OK);
+    }
+
     /* Teleport: a NaN flags that agent INVALID, the other still moves. */
     {
         const uint32_t ids[2] = {a, b};

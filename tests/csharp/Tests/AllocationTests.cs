@@ -54,6 +54,22 @@ namespace Wayfarer.Tests
                 ComponentTests.Agent(manager, new Vector3(i, 0, -10), new Vector3(i, 0, 10), i % 2 == 0);
             }
             Action crowdFrame = () => manager.Step(0.016f);
+            // Followers of a moving leader: every target moves every frame (one batched native call), and
+            // each agent drives an Animator.
+            var chase = ComponentTests.Manager();
+            var leader = Ref.Point("leader", Vector3.zero);
+            for (int i = 0; i < 20; i++)
+            {
+                var a = ComponentTests.Agent(chase, new Vector3(i, 0, -10), Vector3.zero, false);
+                a.Target = leader;
+                a.Animator = a.gameObject.AddComponent<Animator>();
+            }
+            int chaseFrames = 0;
+            Action chaseFrame = () =>
+            {
+                leader.position = new Vector3(0.01f * (chaseFrames++ % 500), 0, 0);
+                chase.Step(0.016f);
+            };
 
             var go = new GameObject("traj");
             var line = go.AddComponent<LineRenderer>();
@@ -78,6 +94,7 @@ namespace Wayfarer.Tests
             Assert.Equal(0L, Allocated(beanFrame), "BeanFollower bytes per " + Frames + " frames");
             Assert.Equal(0L, Allocated(clockFrame), "WorldClock + ScheduleFollower bytes per " + Frames + " frames");
             Assert.Equal(0L, Allocated(crowdFrame), "CrowdManager (20 agents, hits read) bytes per " + Frames + " frames");
+            Assert.Equal(0L, Allocated(chaseFrame), "CrowdManager (20 agents after a moving leader, Animators) bytes per " + Frames + " frames");
             Assert.Equal(0L, Allocated(trajFrame), "BezierTrajectory bytes per " + Frames + " frames");
             GC.KeepAlive(line);
         }

@@ -287,6 +287,44 @@ namespace Wayfarer.Tests
         }
 
         [Test]
+        public static void CrowdManagerSendsMovedTargetsAndDrivesTheAnimator()
+        {
+            var manager = Manager();
+            var leader = Ref.Point("leader", new Vector3(0, 0, 10));
+            var agents = new ObstacleAvoidance[8];
+            for (int i = 0; i < agents.Length; i++)
+            {
+                agents[i] = Agent(manager, new Vector3(3f * i - 10f, 0, -10), new Vector3(0, 0, 10), false);
+                agents[i].Target = leader;
+            }
+            var animator = agents[0].gameObject.AddComponent<Animator>();
+            agents[0].Animator = animator;
+            agents[0].SpeedParameter = "Walk";
+            Assert.Equal(0f, agents[0].Velocity.magnitude, "standing before the first step");
+            Time.deltaTime = 0.05f;
+            for (int frame = 0; frame < 40; frame++)
+            {
+                Ref.Send(manager, "Update");
+            }
+            float speed = animator.GetFloat("Walk");
+            Assert.True(speed > 1f && speed <= 2f * 1.00001f, "the Animator gets the walking speed: " + speed);
+            Assert.Near(agents[0].Velocity.magnitude, speed, 1e-6, "the same as Velocity");
+            Assert.True(agents[0].Velocity.z > 0.5f, "walking toward the leader: " + agents[0].Velocity);
+            // The leader walks off to the side: every follower turns after it (their targets are sent in one batch).
+            for (int frame = 0; frame < 400; frame++)
+            {
+                leader.position = new Vector3(Mathf.Min(12f, 0.05f * frame), 0, 10);
+                Ref.Send(manager, "Update");
+            }
+            foreach (var a in agents)
+            {
+                Assert.True(Vector3.Distance(a.transform.position, leader.position) < 4f,
+                    "followed the moving leader to " + a.transform.position);
+            }
+            Ref.Send(manager, "OnDestroy");
+        }
+
+        [Test]
         public static void FullCrowdManagerRefusesWithAnError()
         {
             var manager = new GameObject("small").AddComponent<CrowdManager>();

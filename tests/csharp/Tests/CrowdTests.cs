@@ -231,6 +231,79 @@ namespace Wayfarer.Tests
         }
 
         [Test]
+        public static void BatchTargetsMatchSingleCallsAndVelocitiesFollowTheWalk()
+        {
+            using (var batch = new CrowdSimulation(8))
+            using (var single = new CrowdSimulation(8))
+            {
+                // Pooled buffers longer than the count.
+                var ids = new uint[12];
+                var targets = new Vector3[12];
+                var radii = new float[12];
+                for (int i = 0; i < 6; i++)
+                {
+                    var at = new Vector3(2f * i, 0, 0);
+                    ids[i] = batch.AddAgent(at, 0f, 1.5f, 0.4f);
+                    Assert.Equal(ids[i], single.AddAgent(at, 0f, 1.5f, 0.4f), "same ids");
+                    targets[i] = new Vector3(10f - 2f * i, 0, i % 2 == 0 ? 8f : -8f);
+                    radii[i] = 0.2f + 0.05f * i;
+                    single.SetTarget(ids[i], targets[i], radii[i]);
+                }
+                batch.SetTargets(ids, 6, targets, radii);
+                var pb = new Vector3[6];
+                var ps = new Vector3[6];
+                for (int step = 0; step < 40; step++)
+                {
+                    batch.Step(0.1f);
+                    single.Step(0.1f);
+                    // Re-sending the same targets every step changes nothing.
+                    batch.SetTargets(ids, 6, targets, null);
+                }
+                batch.ReadAgents(ids, 6, pb, null, null);
+                single.ReadAgents(ids, 6, ps, null, null);
+                for (int i = 0; i < 6; i++)
+                {
+                    Assert.Equal(ps[i], pb[i], "agent " + i + ": the batch walks as the single calls do");
+                }
+                var v = new Vector3[8];
+                batch.ReadVelocities(ids, 6, v);
+                for (int i = 0; i < 6; i++)
+                {
+                    Assert.Near(0.0, v[i].y, 0.0, "on the ground plane");
+                    Assert.True(v[i].magnitude > 0.5f && v[i].magnitude <= 1.5f * 1.00001f, "walking speed " + v[i].magnitude);
+                    Assert.True(Vector3.Dot(v[i], targets[i] - pb[i]) > 0f, "toward its target");
+                }
+                // All or nothing.
+                var bad = (Vector3[])targets.Clone();
+                bad[3] = new Vector3(float.NaN, 0, 0);
+                targets[0] = new Vector3(-50, 0, -50);
+                Assert.Fails(WfStatus.NonFinite, () => batch.SetTargets(ids, 6, bad, null), "NaN target");
+                var badRadii = new float[6];
+                badRadii[5] = -1f;
+                Assert.Fails(WfStatus.InvalidArgument, () => batch.SetTargets(ids, 6, targets, badRadii), "negative radius");
+                var unknown = (uint[])ids.Clone();
+                unknown[4] = 99999u;
+                Assert.Fails(WfStatus.OutOfRange, () => batch.SetTargets(unknown, 6, targets, null), "unknown id");
+                Assert.Throws<ArgumentOutOfRangeException>(() => batch.SetTargets(ids, 6, new Vector3[5], null), "targets shorter than count");
+                Assert.Throws<ArgumentOutOfRangeException>(() => batch.SetTargets(ids, 6, targets, new float[2]), "radii shorter than count");
+                Assert.Throws<ArgumentOutOfRangeException>(() => batch.ReadVelocities(ids, 13, v), "count beyond the ids");
+                Assert.Fails(WfStatus.BufferTooSmall, () => batch.ReadVelocities(ids, 6, new Vector3[5]), "velocities too short");
+                batch.Step(0.1f);
+                single.Step(0.1f);
+                batch.ReadAgents(ids, 6, pb, null, null);
+                single.ReadAgents(ids, 6, ps, null, null);
+                Assert.Equal(ps[0], pb[0], "the refused batches sent nobody away");
+                batch.SetTargets(ids, 0, null, null);
+                // Teleporting from pooled buffers longer than the count.
+                var to = new Vector3[12];
+                to[0] = new Vector3(1, 0, 1);
+                batch.SetPositions(ids, 1, to, new float[12]);
+                batch.ReadAgents(ids, 1, pb, null, null);
+                Assert.Equal(to[0], pb[0], "teleported");
+            }
+        }
+
+        [Test]
         public static void RemovedIdsAndBadValuesAreRejected()
         {
             using (var crowd = new CrowdSimulation(2))

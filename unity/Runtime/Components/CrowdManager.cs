@@ -53,6 +53,46 @@ namespace Wayfarer.Components
         uint[] _hitIds = new uint[0];
         Vector3[] _hitPoints = new Vector3[0];
         Vector3[] _hitNormals = new Vector3[0];
+        Vector3[] _velocities = new Vector3[0];
+        readonly TargetBatch _targets = new TargetBatch();
+
+        /// <summary>The targets that moved since the last step, sent in one native call.</summary>
+        internal sealed class TargetBatch
+        {
+            uint[] _ids = new uint[0];
+            Vector3[] _points = new Vector3[0];
+            float[] _radii = new float[0];
+
+            /// <summary>Entries added since the last <see cref="Send"/>.</summary>
+            public int Count { get; private set; }
+
+            /// <summary>Adds agent <paramref name="id"/>'s target (the arrays grow by doubling, then stay).</summary>
+            public void Add(uint id, Vector3 point, float arrivalRadius)
+            {
+                if (Count == _ids.Length)
+                {
+                    int size = Mathf.Max(16, 2 * Count);
+                    System.Array.Resize(ref _ids, size);
+                    System.Array.Resize(ref _points, size);
+                    System.Array.Resize(ref _radii, size);
+                }
+                _ids[Count] = id;
+                _points[Count] = point;
+                _radii[Count] = arrivalRadius;
+                Count++;
+            }
+
+            /// <summary>Sends the entries (if any) and empties the batch.</summary>
+            public void Send(CrowdSimulation crowd)
+            {
+                int n = Count;
+                Count = 0;
+                if (n > 0)
+                {
+                    crowd.SetTargets(_ids, n, _points, _radii);
+                }
+            }
+        }
 
         /// <summary>The most recently enabled manager (agents without an explicit manager use it).</summary>
         public static CrowdManager Current { get; private set; }
@@ -231,6 +271,7 @@ namespace Wayfarer.Components
                 _hitIds = new uint[size];
                 _hitPoints = new Vector3[size];
                 _hitNormals = new Vector3[size];
+                _velocities = new Vector3[size];
             }
             for (int i = 0; i < n; i++)
             {
@@ -279,9 +320,10 @@ namespace Wayfarer.Components
         }
 
         /// <summary>
-        /// Pushes changed targets/parameters and moved dynamic obstacles, advances every agent by
-        /// <paramref name="dt"/> in one native call, and writes the results to the transforms.
-        /// Allocates nothing.
+        /// Pushes changed parameters, the targets that moved (all of them in one native call) and moved
+        /// dynamic obstacles, advances every agent by <paramref name="dt"/> in one native call, and writes
+        /// the results to the transforms (and each agent's speed to its Animator, if it has one).
+        /// Allocates nothing (once the target batch has grown to the agents whose targets move together).
         /// </summary>
         public void Step(float dt)
         {
@@ -298,9 +340,10 @@ namespace Wayfarer.Components
             bool wantHits = false;
             for (int i = 0; i < n; i++)
             {
-                _agents[i].PushChanges(_crowd);
+                _agents[i].PushChanges(_crowd, _targets);
                 wantHits |= _agents[i].WantsHits;
             }
+            _targets.Send(_crowd);
             for (int i = 0; i < _obstacles.Count; i++)
             {
                 if (_obstacles[i].Moved())
@@ -311,13 +354,14 @@ namespace Wayfarer.Components
             }
             _crowd.Step(dt, _threads);
             _crowd.ReadAgents(_ids, n, _positions, _yaws, _states);
+            _crowd.ReadVelocities(_ids, n, _velocities);
             if (wantHits)
             {
                 _crowd.ReadHits(_ids, n, _kinds, _hitIds, _hitPoints, _hitNormals);
             }
             for (int i = 0; i < n; i++)
             {
-                _agents[i].Place(_positions[i], _yaws[i], _states[i], _keepHeight);
+                _agents[i].Place(_positions[i], _yaws[i], _states[i], _velocities[i], _keepHeight);
                 if (wantHits)
                 {
                     _agents[i].SetHit(_kinds[i], _hitIds[i], _hitPoints[i], _hitNormals[i]);

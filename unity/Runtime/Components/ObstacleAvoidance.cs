@@ -40,6 +40,13 @@ namespace Wayfarer.Components
         [SerializeField, Tooltip("The manager to join (empty: the most recently enabled CrowdManager).")]
         CrowdManager _manager;
 
+        [Header("Animation")]
+        [SerializeField, Tooltip("An Animator to drive with the agent's walking speed (optional).")]
+        Animator _animator;
+
+        [SerializeField, Tooltip("The Animator's float parameter that receives the speed (units/s), e.g. a walk/run blend.")]
+        string _speedParameter = "Speed";
+
         [Header("Debug (seed 003's line)")]
         [SerializeField, Tooltip("Show a line from the agent to what it is avoiding.")]
         bool _drawDebugLine;
@@ -58,6 +65,8 @@ namespace Wayfarer.Components
         bool _targetDirty = true;
         Vector3 _lastTarget;
         float _yaw;
+        int _speedHash;
+        string _hashedParameter;
 
         /// <summary>The native agent id (valid while registered).</summary>
         public uint AgentId { get; private set; }
@@ -70,6 +79,24 @@ namespace Wayfarer.Components
 
         /// <summary>State after the last step.</summary>
         public AgentState State { get; private set; }
+
+        /// <summary>Velocity after the last step (units/s on the XZ plane, Y = 0), smoothed over steps: its
+        /// magnitude is the walking speed to animate with (the <see cref="Animator"/>'s speed parameter gets it).</summary>
+        public Vector3 Velocity { get; private set; }
+
+        /// <summary>The Animator whose <see cref="SpeedParameter"/> receives the walking speed after every step (null: none).</summary>
+        public Animator Animator
+        {
+            get { return _animator; }
+            set { _animator = value; }
+        }
+
+        /// <summary>Name of the Animator's float parameter that receives the walking speed.</summary>
+        public string SpeedParameter
+        {
+            get { return _speedParameter; }
+            set { _speedParameter = value; }
+        }
 
         /// <summary>What the avoidance ray hit in the last step (filled when the debug line or gizmos want it).</summary>
         public HitKind LastHit { get; private set; }
@@ -209,11 +236,13 @@ namespace Wayfarer.Components
             AgentId = crowd.AddAgent(transform.position, _yaw, _speed, _radius);
             _paramsDirty = true;
             _targetDirty = true;
-            PushChanges(crowd);
+            PushChanges(crowd, null);
         }
 
-        /// <summary>Sends changed parameters and a moved target (a few calls only when something changed).</summary>
-        internal void PushChanges(CrowdSimulation crowd)
+        /// <summary>Sends changed parameters (a few calls, only when something changed) and the target the
+        /// first time and when it moved: sent at once on its own, or, given a batch, added to it (the manager
+        /// sends every agent's batched target in one call).</summary>
+        internal void PushChanges(CrowdSimulation crowd, CrowdManager.TargetBatch batch)
         {
             if (_paramsDirty)
             {
@@ -226,15 +255,22 @@ namespace Wayfarer.Components
                 Vector3 t = _target.position;
                 if (_targetDirty || (t - _lastTarget).sqrMagnitude > 1e-8f)
                 {
-                    crowd.SetTarget(AgentId, t, _arrivalRadius);
+                    if (batch != null)
+                    {
+                        batch.Add(AgentId, t, _arrivalRadius);
+                    }
+                    else
+                    {
+                        crowd.SetTarget(AgentId, t, _arrivalRadius);
+                    }
                     _lastTarget = t;
                     _targetDirty = false;
                 }
             }
         }
 
-        /// <summary>Writes the stepped pose to the transform (called by the manager).</summary>
-        internal void Place(Vector3 position, float yaw, AgentState state, bool keepHeight)
+        /// <summary>Writes the stepped pose to the transform and the speed to the Animator (called by the manager).</summary>
+        internal void Place(Vector3 position, float yaw, AgentState state, Vector3 velocity, bool keepHeight)
         {
             if (keepHeight)
             {
@@ -242,7 +278,18 @@ namespace Wayfarer.Components
             }
             _yaw = yaw;
             State = state;
+            Velocity = velocity;
             transform.SetPositionAndRotation(position, Quaternion.Euler(0f, yaw * Mathf.Rad2Deg, 0f));
+            if (_animator != null && !string.IsNullOrEmpty(_speedParameter))
+            {
+                // The name is hashed once, not every frame (and again only when it changes).
+                if (!ReferenceEquals(_speedParameter, _hashedParameter))
+                {
+                    _speedHash = UnityEngine.Animator.StringToHash(_speedParameter);
+                    _hashedParameter = _speedParameter;
+                }
+                _animator.SetFloat(_speedHash, velocity.magnitude);
+            }
         }
 
         /// <summary>Stores the last hit and updates the debug line (called by the manager).</summary>

@@ -182,6 +182,33 @@ namespace Wayfarer.Crowd
             Wf.Check(NativeMethods.wf_crowd_set_target(handle.Ptr, id, (float*)&target, arrivalRadius), "wf_crowd_set_target");
         }
 
+        /// <summary>
+        /// <see cref="SetTarget"/> for the first <paramref name="count"/> agents of <paramref name="ids"/> in one
+        /// native call: agent <c>ids[i]</c> walks to <c>targets[i]</c>, stopping within <c>arrivalRadii[i]</c>
+        /// (<paramref name="arrivalRadii"/> null: each keeps its arrival radius). The arrays may be longer than
+        /// <paramref name="count"/> (pooled buffers). All or nothing: a bad id, target or radius throws and no agent
+        /// changes. A target and radius an agent already has change nothing, so sending every agent's target every
+        /// frame costs one call and keeps settled agents settled.
+        /// </summary>
+        public unsafe void SetTargets(uint[] ids, int count, Vector3[] targets, float[] arrivalRadii)
+        {
+            Wf.Fits(ids, count, "count");
+            Wf.Fits(targets, count, "count");
+            int radii = arrivalRadii == null ? 0 : count;
+            if (arrivalRadii != null)
+            {
+                Wf.Fits(arrivalRadii, count, "count");
+            }
+            fixed (uint* i = ids)
+            fixed (Vector3* t = targets)
+            fixed (float* r = arrivalRadii)
+            {
+                Wf.Check(NativeMethods.wf_crowd_set_targets(handle.Ptr, i, Wf.Size(count), (float*)t, Wf.Size(count),
+                    r, Wf.Size(radii)), "wf_crowd_set_targets");
+            }
+            GC.KeepAlive(handle);
+        }
+
         /// <summary>Seed 003's steering: turn rate (rad/s), FOV range and half angle (radians), repel force.</summary>
         public void SetSteering(uint id, float maxTurnRate, float fovRange, float fovHalfAngle, float repelForce)
         {
@@ -217,18 +244,26 @@ namespace Wayfarer.Crowd
             Wf.Check(NativeMethods.wf_crowd_set_route_mode(handle.Ptr, id, (uint)mode), "wf_crowd_set_route_mode");
         }
 
-        /// <summary>Teleports the first <paramref name="count"/> agents of <paramref name="ids"/>;
-        /// <paramref name="yaws"/> may be null (keep headings).</summary>
+        /// <summary>Teleports the first <paramref name="count"/> agents of <paramref name="ids"/> to the first
+        /// <paramref name="count"/> <paramref name="positions"/>; <paramref name="yaws"/> may be null (keep headings).
+        /// The arrays may be longer than <paramref name="count"/> (pooled buffers).</summary>
         public unsafe void SetPositions(uint[] ids, int count, Vector3[] positions, float[] yaws)
         {
             Wf.Fits(ids, count, "count");
+            Wf.Fits(positions, count, "count");
+            int yawCount = yaws == null ? 0 : count;
+            if (yaws != null)
+            {
+                Wf.Fits(yaws, count, "count");
+            }
             fixed (uint* i = ids)
             fixed (Vector3* p = positions)
             fixed (float* y = yaws)
             {
                 Wf.Check(NativeMethods.wf_crowd_set_positions(handle.Ptr, i, Wf.Size(count), (float*)p,
-                    Wf.Size(Wf.Len(positions)), y, Wf.Size(Wf.Len(yaws))), "wf_crowd_set_positions");
+                    Wf.Size(count), y, Wf.Size(yawCount)), "wf_crowd_set_positions");
             }
+            GC.KeepAlive(handle);
         }
 
         /// <summary>A round obstacle (a sphere or upright capsule seen from above).</summary>
@@ -301,6 +336,21 @@ namespace Wayfarer.Crowd
             {
                 Wf.Check(NativeMethods.wf_crowd_read_agents(handle.Ptr, i, Wf.Size(count), (float*)p, Wf.Size(Wf.Len(positions)),
                     y, Wf.Size(Wf.Len(yaws)), (uint*)s, Wf.Size(Wf.Len(states))), "wf_crowd_read_agents");
+            }
+            GC.KeepAlive(handle);
+        }
+
+        /// <summary>Velocities (units/s on the XZ plane, Y = 0) of the first <paramref name="count"/> ids: each
+        /// step's velocity averaged with the one before, so it follows the walk without the jitter of a difference
+        /// of positions — drive a walk animation by its magnitude.</summary>
+        public unsafe void ReadVelocities(uint[] ids, int count, Vector3[] velocities)
+        {
+            Wf.Fits(ids, count, "count");
+            fixed (uint* i = ids)
+            fixed (Vector3* v = velocities)
+            {
+                Wf.Check(NativeMethods.wf_crowd_read_velocities(handle.Ptr, i, Wf.Size(count), (float*)v,
+                    Wf.Size(Wf.Len(velocities))), "wf_crowd_read_velocities");
             }
             GC.KeepAlive(handle);
         }

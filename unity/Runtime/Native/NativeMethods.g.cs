@@ -151,6 +151,20 @@ namespace Wayfarer.Native
         [DllImport(__DllName, EntryPoint = "wf_crowd_set_target", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_crowd_set_target(IntPtr crowd, uint id, float* target, float arrival_radius);
 
+        // Sends `count` agents to their targets in one call: agent `ids[i]` goes to point `i` of
+        // `targets` (`target_count` = `count` points) with arrival radius `arrival_radii[i]`
+        // (`radius_count` = `count`), or, when `arrival_radii` is `(NULL, 0)`, with the arrival
+        // radius it has. All or nothing: another length is `WF_STATUS_INVALID_COUNT`, an unknown id
+        // `WF_STATUS_OUT_OF_RANGE`, a NaN/Inf target or radius `WF_STATUS_NON_FINITE`, a negative
+        // radius `WF_STATUS_INVALID_ARGUMENT`, and then no agent changes. As `wf_crowd_set_target`
+        // for each in order: a target and radius an agent already has change nothing, so sending
+        // every agent's target every frame is cheap and keeps settled agents settled.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_targets", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_targets(IntPtr crowd, uint* ids, UIntPtr count, float* targets, UIntPtr target_count, float* arrival_radii, UIntPtr radius_count);
+
         // How agent `id` looks ahead and reacts: fastest turn (rad/s, > 0), field-of-view range (m
         // from its edge, ≥ 0) and half angle (radians, 0..=π), repel force (≥ 0).
         //
@@ -264,6 +278,18 @@ namespace Wayfarer.Native
         // `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given, not overlapping.
         [DllImport(__DllName, EntryPoint = "wf_crowd_read_agents", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_crowd_read_agents(IntPtr crowd, uint* ids, UIntPtr count, float* out_positions, UIntPtr out_positions_capacity, float* out_yaws, UIntPtr out_yaws_capacity, uint* out_states, UIntPtr out_states_capacity);
+
+        // For each of `count` agent ids, its velocity (xyz, y = 0, m/s) in `out_velocities`
+        // (capacity in agents): each step's velocity averaged half and half with the one before,
+        // so it follows the walk without the step-to-step jitter of a difference of positions
+        // (zero while it stands, and after a step that put it back). For animation (a walk blend
+        // driven by its length) and for predicting where an agent goes. Any unknown id:
+        // `WF_STATUS_OUT_OF_RANGE` and nothing written.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given, not overlapping.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_read_velocities", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_read_velocities(IntPtr crowd, uint* ids, UIntPtr count, float* out_velocities, UIntPtr out_velocities_capacity);
 
         // For each of `count` agent ids, the most urgent thing it steered away from in the last
         // step: kind (`WF_HIT_*`), the obstacle or agent id (0 for none), the hit point (xyz) and
