@@ -214,6 +214,14 @@ fn package_manifest_and_assembly_definition() {
             .any(|d| d["define"] == "WAYFARER_MATHEMATICS"),
         "WAYFARER_MATHEMATICS comes from com.unity.mathematics being installed"
     );
+    assert!(
+        asmdef["versionDefines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["name"] == "com.unity.modules.ai" && d["define"] == "WAYFARER_NAVMESH"),
+        "WAYFARER_NAVMESH (the NavMesh route) comes from the AI module being enabled"
+    );
     let editor: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(root.join("Editor/Wayfarer.Editor.asmdef")).unwrap(),
     )

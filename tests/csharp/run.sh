@@ -29,7 +29,7 @@ echo "== mcs: runtime as plain .NET (no Unity defines)"
 "${MCS[@]}" -target:library -r:"$out/UnityEngine.dll" -out:"$out/plain/Wayfarer.Runtime.dll" "${runtime[@]}"
 # The tested build: Unity's defines on, so the NativeArray / Unity.Mathematics overloads are
 # compiled and exercised too (against the stand-in's NativeArray and float3).
-defines='UNITY_2019_4_OR_NEWER;UNITY_EDITOR;WAYFARER_MATHEMATICS'
+defines='UNITY_2019_4_OR_NEWER;UNITY_EDITOR;WAYFARER_MATHEMATICS;WAYFARER_NAVMESH'
 echo "== mcs: runtime with $defines"
 "${MCS[@]}" -target:library -define:"$defines" -r:"$out/UnityEngine.dll" -out:"$out/Wayfarer.Runtime.dll" "${runtime[@]}"
 echo "== mcs: editor scripts"

@@ -324,6 +324,137 @@ namespace Wayfarer.Tests
             Ref.Send(manager, "OnDestroy");
         }
 
+        static void Wall(CrowdManager manager, Vector3 center, Vector3 size)
+        {
+            var go = new GameObject("wall");
+            go.transform.position = center;
+            go.AddComponent<BoxCollider>().size = size;
+            go.AddComponent<CrowdObstacle>().SetManager(manager);
+        }
+
+        /// <summary>Frames until <paramref name="agent"/> arrives (or <paramref name="frames"/>), calling
+        /// <paramref name="watch"/> after each.</summary>
+        static int Run(CrowdManager manager, ObstacleAvoidance agent, int frames, Action watch = null)
+        {
+            Time.deltaTime = 0.05f;
+            for (int i = 0; i < frames; i++)
+            {
+                Ref.Send(manager, "Update");
+                if (watch != null) watch();
+                if (agent.State == AgentState.Arrived) return i;
+            }
+            return frames;
+        }
+
+        [Test]
+        public static void PlannedRouteLeavesADeadEndThatDirectSteeringSticksIn()
+        {
+            int[] frames = new int[2];
+            foreach (var route in new[] { AgentRoute.Direct, AgentRoute.Planned })
+            {
+                // A cup open toward -z round the agent; its target lies beyond the cup's bottom.
+                var manager = Manager();
+                Wall(manager, new Vector3(0, 0, 3), new Vector3(8, 2, 0.5f));
+                Wall(manager, new Vector3(-4, 0, 0), new Vector3(0.5f, 2, 6.5f));
+                Wall(manager, new Vector3(4, 0, 0), new Vector3(0.5f, 2, 6.5f));
+                var agent = Agent(manager, Vector3.zero, new Vector3(0, 0, 10), false);
+                agent.Route = route;
+                Assert.Equal(route, agent.Route, "route kept");
+                frames[(int)route] = Run(manager, agent, 1200);
+                Ref.Send(manager, "OnDestroy");
+            }
+            Assert.True(frames[1] < 1200, "planned: arrived in " + frames[1] + " frames");
+            Assert.True(frames[0] == 1200, "direct steering alone stays in the cup (arrived in " + frames[0] + " frames)");
+        }
+
+        [Test]
+        public static void NavMeshRouteWalksThePathsCornersAndRepathsWhenTheTargetMoves()
+        {
+            var corners = new[] { new Vector3(6, 0, 0), new Vector3(6, 0, 10) };
+            UnityEngine.AI.NavMesh.Router = (a, b) => new[] { a, corners[0], corners[1], b };
+            try
+            {
+                var manager = Manager();
+                var agent = Agent(manager, Vector3.zero, new Vector3(0, 0, 10), false);
+                agent.Route = AgentRoute.NavMesh;
+                int calls = UnityEngine.AI.NavMesh.Calls;
+                float[] nearest = { float.MaxValue, float.MaxValue };
+                Action watch = () =>
+                {
+                    for (int k = 0; k < 2; k++)
+                        nearest[k] = Mathf.Min(nearest[k], Vector3.Distance(agent.transform.position, corners[k]));
+                };
+                Run(manager, agent, 2);
+                Assert.Equal(calls + 1, UnityEngine.AI.NavMesh.Calls, "one path when the route is set");
+                agent.Target.position = new Vector3(0.1f, 0, 10);
+                Run(manager, agent, 1);
+                Assert.Equal(calls + 1, UnityEngine.AI.NavMesh.Calls, "a target moved less than the repath distance: same path");
+                agent.Target.position = new Vector3(0, 0, 10);
+                int arrived = Run(manager, agent, 800, watch);
+                Assert.True(arrived < 800, "arrived along the path");
+                Assert.True(nearest[0] < 1f && nearest[1] < 1f, "passed by both corners: " + nearest[0] + ", " + nearest[1]);
+                agent.Target.position = new Vector3(0, 0, 20);
+                Run(manager, agent, 1);
+                Assert.Equal(calls + 2, UnityEngine.AI.NavMesh.Calls, "moved past the repath distance: a new path");
+                // No path: a warning, and the agent walks straight at its target.
+                UnityEngine.AI.NavMesh.Router = (a, b) => null;
+                var lost = Agent(manager, new Vector3(-20, 0, 0), new Vector3(-20, 0, 6), false);
+                lost.Route = AgentRoute.NavMesh;
+                float widest = 0f;
+                int got = Run(manager, lost, 400, () => widest = Mathf.Max(widest, Mathf.Abs(lost.transform.position.x + 20f)));
+                Assert.True(got < 400 && widest < 1e-3f, "walked straight (off by " + widest + ")");
+                Assert.True(Debug.Messages.Exists(m => m.StartsWith("warning") && m.Contains("no NavMesh path")), "says why");
+                Ref.Send(manager, "OnDestroy");
+            }
+            finally
+            {
+                UnityEngine.AI.NavMesh.Router = (a, b) => new[] { a, b };
+            }
+        }
+
+        [Test]
+        public static void WaypointRouteVisitsItsTransformsInOrder()
+        {
+            var manager = Manager();
+            var agent = Agent(manager, Vector3.zero, new Vector3(0, 0, 10), false);
+            var points = new[] { Ref.Point("w0", new Vector3(-5, 0, 3)), Ref.Point("w1", new Vector3(5, 0, 7)) };
+            agent.Waypoints = points;
+            agent.Route = AgentRoute.Waypoints;
+            int next = 0;
+            int arrived = Run(manager, agent, 1000, () =>
+            {
+                if (next < 2 && Vector3.Distance(agent.transform.position, points[next].position) < 1f) next++;
+            });
+            Assert.True(arrived < 1000, "arrived");
+            Assert.Equal(2, next, "passed both waypoints, in order");
+            Ref.Send(manager, "OnDestroy");
+        }
+
+        [Test]
+        public static void AvoidLayersAndPriorityReachTheCrowd()
+        {
+            float[] widest = new float[2];
+            for (int pass = 0; pass < 2; pass++)
+            {
+                var manager = Manager();
+                var a = Agent(manager, new Vector3(0, 0, -5), new Vector3(0, 0, 5), false);
+                var b = Agent(manager, new Vector3(0, 0, 5), new Vector3(0, 0, -5), false);
+                b.Priority = 1f;
+                Assert.Near(1.0, b.Priority, 0.0, "priority kept");
+                if (pass == 1)
+                {
+                    // Neither avoids the other's layer: they walk straight through each other.
+                    a.AvoidLayers = 0;
+                    b.Layers = 2;
+                    b.AvoidLayers = 2;
+                }
+                Run(manager, a, 300, () => widest[pass] = Mathf.Max(widest[pass], Mathf.Abs(a.transform.position.x)));
+                Ref.Send(manager, "OnDestroy");
+            }
+            Assert.True(widest[0] > 0.2f, "avoiding: stepped aside by " + widest[0]);
+            Assert.True(widest[1] < 1e-4f, "masked out: straight on (off by " + widest[1] + ")");
+        }
+
         [Test]
         public static void FullCrowdManagerRefusesWithAnError()
         {

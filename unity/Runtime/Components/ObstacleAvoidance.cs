@@ -1,8 +1,27 @@
 using UnityEngine;
+#if WAYFARER_NAVMESH
+using UnityEngine.AI;
+#endif
 using Wayfarer.Crowd;
 
 namespace Wayfarer.Components
 {
+    /// <summary>How an <see cref="ObstacleAvoidance"/> agent finds its way to its target.</summary>
+    public enum AgentRoute
+    {
+        /// <summary>Straight at the target, steering around what the FOV cone sees (the seed).</summary>
+        Direct = 0,
+        /// <summary>A route the crowd plans around its obstacles (the <see cref="CrowdObstacle"/>s), shared by
+        /// agents with nearby goals: out of dead ends and through doorways that steering alone sticks in.</summary>
+        Planned = 1,
+        /// <summary>The corners of Unity's NavMesh path to the target (<c>NavMesh.CalculatePath</c>), computed
+        /// again when the target has moved by the repath distance; the crowd steers between them. Needs the AI
+        /// module (com.unity.modules.ai); without it the agent walks Direct.</summary>
+        NavMesh = 2,
+        /// <summary>Through the agent's waypoint transforms in order, then to the target.</summary>
+        Waypoints = 3,
+    }
+
     /// <summary>
     /// One agent of a <see cref="CrowdManager"/>, with seed 003's inspector surface: walk toward a
     /// target at <c>speed</c>, turn at most <c>rotateSpeed</c>, and steer away from what the
@@ -40,6 +59,32 @@ namespace Wayfarer.Components
         [SerializeField, Tooltip("The manager to join (empty: the most recently enabled CrowdManager).")]
         CrowdManager _manager;
 
+        [Header("Route")]
+        [SerializeField, Tooltip("Direct: straight at the target, avoiding what it meets (the seed). Planned: a route the " +
+            "crowd plans around its CrowdObstacles. NavMesh: the corners of Unity's NavMesh path to the target. " +
+            "Waypoints: through the Waypoints in order, then to the target.")]
+        AgentRoute _route = AgentRoute.Direct;
+
+        [SerializeField, Tooltip("Corners walked in order before the target (Route = Waypoints; read when the route is " +
+            "set: call RefreshRoute after moving them).")]
+        Transform[] _waypoints = new Transform[0];
+
+        [SerializeField, Min(0f), Tooltip("Route = NavMesh: the path is computed again once the target has moved this far.")]
+        float _repathDistance = 0.5f;
+
+        [SerializeField, Tooltip("Route = NavMesh: the NavMesh areas the path may cross (a bit mask; -1 = all areas).")]
+        int _navMeshAreas = -1;
+
+        [Header("Right of way")]
+        [SerializeField, Tooltip("Of two agents about to meet, the one with the lower priority gives way.")]
+        float _priority;
+
+        [SerializeField, Tooltip("The crowd layers this agent is on (bits): agents whose Avoid Layers share a bit steer around it.")]
+        int _layers = 1;
+
+        [SerializeField, Tooltip("The crowd layers this agent steers around (bits; -1 = all, 0 = none: it walks through other agents).")]
+        int _avoidLayers = -1;
+
         [Header("Animation")]
         [SerializeField, Tooltip("An Animator to drive with the agent's walking speed (optional).")]
         Animator _animator;
@@ -63,7 +108,14 @@ namespace Wayfarer.Components
         CrowdManager _registeredWith;
         bool _paramsDirty = true;
         bool _targetDirty = true;
+        bool _routeDirty = true;
+        bool _warnedRoute;
         Vector3 _lastTarget;
+        Vector3 _pathTarget;
+        Vector3[] _corners = new Vector3[16];
+#if WAYFARER_NAVMESH
+        NavMeshPath _navPath;
+#endif
         float _yaw;
         int _speedHash;
         string _hashedParameter;
@@ -130,6 +182,86 @@ namespace Wayfarer.Components
                 _speed = Mathf.Max(0f, value);
                 _paramsDirty = true;
             }
+        }
+
+        /// <summary>How the agent finds its way (see <see cref="AgentRoute"/>).</summary>
+        public AgentRoute Route
+        {
+            get { return _route; }
+            set
+            {
+                _route = value;
+                _routeDirty = true;
+            }
+        }
+
+        /// <summary>Corners walked in order before the target with <see cref="AgentRoute.Waypoints"/>.</summary>
+        public Transform[] Waypoints
+        {
+            get { return _waypoints; }
+            set
+            {
+                _waypoints = value ?? new Transform[0];
+                _routeDirty = true;
+            }
+        }
+
+        /// <summary>With <see cref="AgentRoute.NavMesh"/>: how far the target moves before the path is computed again.</summary>
+        public float RepathDistance
+        {
+            get { return _repathDistance; }
+            set { _repathDistance = Mathf.Max(0f, value); }
+        }
+
+        /// <summary>With <see cref="AgentRoute.NavMesh"/>: the NavMesh areas the path may cross (bits; -1 = all).</summary>
+        public int NavMeshAreas
+        {
+            get { return _navMeshAreas; }
+            set
+            {
+                _navMeshAreas = value;
+                _routeDirty = true;
+            }
+        }
+
+        /// <summary>Of two agents about to meet, the lower priority gives way.</summary>
+        public float Priority
+        {
+            get { return _priority; }
+            set
+            {
+                _priority = value;
+                _paramsDirty = true;
+            }
+        }
+
+        /// <summary>The crowd layers (bits) this agent is on.</summary>
+        public int Layers
+        {
+            get { return _layers; }
+            set
+            {
+                _layers = value;
+                _paramsDirty = true;
+            }
+        }
+
+        /// <summary>The crowd layers (bits) this agent steers around: -1 all, 0 none.</summary>
+        public int AvoidLayers
+        {
+            get { return _avoidLayers; }
+            set
+            {
+                _avoidLayers = value;
+                _paramsDirty = true;
+            }
+        }
+
+        /// <summary>Sends the route again at the next step: the waypoint transforms' current positions, or a fresh
+        /// NavMesh path (after the NavMesh changed).</summary>
+        public void RefreshRoute()
+        {
+            _routeDirty = true;
         }
 
         /// <summary>Repel force applied along hit normals.</summary>
@@ -204,6 +336,7 @@ namespace Wayfarer.Components
         {
             _paramsDirty = true;
             _targetDirty = true;
+            _routeDirty = true;
         }
 
         void TryRegister()
@@ -236,6 +369,7 @@ namespace Wayfarer.Components
             AgentId = crowd.AddAgent(transform.position, _yaw, _speed, _radius);
             _paramsDirty = true;
             _targetDirty = true;
+            _routeDirty = true;
             PushChanges(crowd, null);
         }
 
@@ -248,13 +382,22 @@ namespace Wayfarer.Components
             {
                 crowd.SetSpeed(AgentId, _speed, _radius);
                 crowd.SetSteering(AgentId, _rotateSpeed * Mathf.Deg2Rad, _fovDistance, 0.5f * _fovAngle * Mathf.Deg2Rad, _repelForce);
+                crowd.SetPriority(AgentId, _priority, (uint)_layers, (uint)_avoidLayers);
                 _paramsDirty = false;
+            }
+            if (_routeDirty)
+            {
+                SendRoute(crowd);
             }
             if (_target != null)
             {
                 Vector3 t = _target.position;
                 if (_targetDirty || (t - _lastTarget).sqrMagnitude > 1e-8f)
                 {
+                    if (_route == AgentRoute.NavMesh && (t - _pathTarget).sqrMagnitude > _repathDistance * _repathDistance)
+                    {
+                        SendNavMeshPath(crowd, t);
+                    }
                     if (batch != null)
                     {
                         batch.Add(AgentId, t, _arrivalRadius);
@@ -267,6 +410,94 @@ namespace Wayfarer.Components
                     _targetDirty = false;
                 }
             }
+        }
+
+        /// <summary>Sends the route mode and its corners.</summary>
+        void SendRoute(CrowdSimulation crowd)
+        {
+            _routeDirty = false;
+            switch (_route)
+            {
+                case AgentRoute.Planned:
+                    crowd.SetRouteMode(AgentId, RouteMode.Planned);
+                    break;
+                case AgentRoute.Waypoints:
+                    int n = 0;
+                    for (int i = 0; i < _waypoints.Length; i++)
+                    {
+                        if (_waypoints[i] != null)
+                        {
+                            Corner(n++) = _waypoints[i].position;
+                        }
+                    }
+                    crowd.SetWaypoints(AgentId, _corners, n);
+                    crowd.SetRouteMode(AgentId, RouteMode.Waypoints);
+                    break;
+                case AgentRoute.NavMesh:
+                    crowd.SetRouteMode(AgentId, RouteMode.Waypoints);
+                    if (_target != null)
+                    {
+                        SendNavMeshPath(crowd, _target.position);
+                    }
+                    else
+                    {
+                        crowd.SetWaypoints(AgentId, _corners, 0);
+                    }
+                    break;
+                default:
+                    crowd.SetRouteMode(AgentId, RouteMode.Direct);
+                    break;
+            }
+        }
+
+        /// <summary>Corner <paramref name="i"/> of the pooled corner buffer, grown by doubling as needed.</summary>
+        ref Vector3 Corner(int i)
+        {
+            if (i >= _corners.Length)
+            {
+                System.Array.Resize(ref _corners, Mathf.Max(2 * _corners.Length, i + 1));
+            }
+            return ref _corners[i];
+        }
+
+        /// <summary>Computes the NavMesh path to <paramref name="target"/> and sends its inner corners as waypoints
+        /// (the first corner is where the agent stands, the last the target's place on the NavMesh). No path: the
+        /// agent walks straight at the target, and a warning says why (once).</summary>
+        void SendNavMeshPath(CrowdSimulation crowd, Vector3 target)
+        {
+            _pathTarget = target;
+            int inner = 0;
+            bool found = false;
+#if WAYFARER_NAVMESH
+            if (_navPath == null)
+            {
+                _navPath = new NavMeshPath();
+            }
+            if (NavMesh.CalculatePath(transform.position, target, _navMeshAreas, _navPath))
+            {
+                int n = _navPath.GetCornersNonAlloc(_corners);
+                while (n == _corners.Length)
+                {
+                    System.Array.Resize(ref _corners, 2 * _corners.Length);
+                    n = _navPath.GetCornersNonAlloc(_corners);
+                }
+                found = n >= 2;
+                if (found)
+                {
+                    inner = n - 2;
+                    System.Array.Copy(_corners, 1, _corners, 0, inner);
+                }
+            }
+            string why = "no NavMesh path from " + transform.position + " to " + target;
+#else
+            string why = "the NavMesh route needs Unity's AI module (com.unity.modules.ai)";
+#endif
+            if (!found && !_warnedRoute)
+            {
+                _warnedRoute = true;
+                Debug.LogWarning("ObstacleAvoidance on " + name + ": " + why + "; walking straight at the target.", this);
+            }
+            crowd.SetWaypoints(AgentId, _corners, inner);
         }
 
         /// <summary>Writes the stepped pose to the transform and the speed to the Animator (called by the manager).</summary>

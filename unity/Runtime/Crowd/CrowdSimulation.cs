@@ -238,6 +238,19 @@ namespace Wayfarer.Crowd
             }
         }
 
+        /// <summary>The first <paramref name="count"/> of <paramref name="corners"/> as the agent's waypoints (a pooled
+        /// buffer longer than the route; 0: none).</summary>
+        public unsafe void SetWaypoints(uint id, Vector3[] corners, int count)
+        {
+            Wf.Fits(corners, count, "count");
+            fixed (Vector3* c = corners)
+            {
+                Wf.Check(NativeMethods.wf_crowd_set_waypoints(handle.Ptr, id, (float*)c, Wf.Size(count)),
+                    "wf_crowd_set_waypoints");
+            }
+            GC.KeepAlive(handle);
+        }
+
         /// <summary>How the agent chooses its heading.</summary>
         public void SetRouteMode(uint id, RouteMode mode)
         {

@@ -13,6 +13,8 @@ namespace Wayfarer.Samples
         [SerializeField, Min(1f)] float _radius = 25f;
         [SerializeField, Range(0, 64)] int _pillars = 12;
         [SerializeField] GameObject _agentPrefab;
+        [SerializeField, Tooltip("How the agents find their way: Planned routes them round the pillars before they meet them.")]
+        AgentRoute _route = AgentRoute.Direct;
 
         void Start()
         {
@@ -37,6 +39,9 @@ namespace Wayfarer.Samples
                 var avoidance = agent.AddComponent<ObstacleAvoidance>();
                 avoidance.Target = target;
                 avoidance.Configure(3f, 270f, 1.5f, 4f, 120f, 0.5f, 0.5f);
+                avoidance.Route = _route;
+                // An Animator on the prefab gets the walking speed in its "Speed" float parameter.
+                avoidance.Animator = agent.GetComponent<Animator>();
             }
         }
     }
