@@ -420,6 +420,12 @@ namespace Wayfarer.Tests
             var points = new[] { Ref.Point("w0", new Vector3(-5, 0, 3)), Ref.Point("w1", new Vector3(5, 0, 7)) };
             agent.Waypoints = points;
             agent.Route = AgentRoute.Waypoints;
+            var changes = new System.Collections.Generic.List<string>();
+            agent.StateChanged += (who, was) => changes.Add(was + ">" + who.State);
+            Run(manager, agent, 1);
+            int lines = Gizmos.LinesDrawn;
+            Ref.Send(agent, "OnDrawGizmos");
+            Assert.True(Gizmos.LinesDrawn - lines >= 13 + 2, "the route's corners drawn after the FOV cone");
             int next = 0;
             int arrived = Run(manager, agent, 1000, () =>
             {
@@ -427,6 +433,8 @@ namespace Wayfarer.Tests
             });
             Assert.True(arrived < 1000, "arrived");
             Assert.Equal(2, next, "passed both waypoints, in order");
+            Assert.True(changes.Count >= 1 && changes[changes.Count - 1] == "Moving>Arrived",
+                "StateChanged told of the arrival: " + string.Join(", ", changes.ToArray()));
             Ref.Send(manager, "OnDestroy");
         }
 

@@ -113,6 +113,7 @@ namespace Wayfarer.Components
         Vector3 _lastTarget;
         Vector3 _pathTarget;
         Vector3[] _corners = new Vector3[16];
+        int _cornerCount;
 #if WAYFARER_NAVMESH
         NavMeshPath _navPath;
 #endif
@@ -135,6 +136,10 @@ namespace Wayfarer.Components
         /// <summary>Velocity after the last step (units/s on the XZ plane, Y = 0), smoothed over steps: its
         /// magnitude is the walking speed to animate with (the <see cref="Animator"/>'s speed parameter gets it).</summary>
         public Vector3 Velocity { get; private set; }
+
+        /// <summary>Raised after a step that changed <see cref="State"/> (e.g. to <see cref="AgentState.Arrived"/>:
+        /// open the door, start the idle animation), with the agent and its previous state.</summary>
+        public event System.Action<ObstacleAvoidance, AgentState> StateChanged;
 
         /// <summary>The Animator whose <see cref="SpeedParameter"/> receives the walking speed after every step (null: none).</summary>
         public Animator Animator
@@ -419,6 +424,7 @@ namespace Wayfarer.Components
             switch (_route)
             {
                 case AgentRoute.Planned:
+                    _cornerCount = 0;
                     crowd.SetRouteMode(AgentId, RouteMode.Planned);
                     break;
                 case AgentRoute.Waypoints:
@@ -430,6 +436,7 @@ namespace Wayfarer.Components
                             Corner(n++) = _waypoints[i].position;
                         }
                     }
+                    _cornerCount = n;
                     crowd.SetWaypoints(AgentId, _corners, n);
                     crowd.SetRouteMode(AgentId, RouteMode.Waypoints);
                     break;
@@ -441,10 +448,12 @@ namespace Wayfarer.Components
                     }
                     else
                     {
+                        _cornerCount = 0;
                         crowd.SetWaypoints(AgentId, _corners, 0);
                     }
                     break;
                 default:
+                    _cornerCount = 0;
                     crowd.SetRouteMode(AgentId, RouteMode.Direct);
                     break;
             }
@@ -497,6 +506,7 @@ namespace Wayfarer.Components
                 _warnedRoute = true;
                 Debug.LogWarning("ObstacleAvoidance on " + name + ": " + why + "; walking straight at the target.", this);
             }
+            _cornerCount = inner;
             crowd.SetWaypoints(AgentId, _corners, inner);
         }
 
@@ -508,6 +518,7 @@ namespace Wayfarer.Components
                 position.y = transform.position.y;
             }
             _yaw = yaw;
+            AgentState was = State;
             State = state;
             Velocity = velocity;
             transform.SetPositionAndRotation(position, Quaternion.Euler(0f, yaw * Mathf.Rad2Deg, 0f));
@@ -520,6 +531,14 @@ namespace Wayfarer.Components
                     _hashedParameter = _speedParameter;
                 }
                 _animator.SetFloat(_speedHash, velocity.magnitude);
+            }
+            if (state != was)
+            {
+                System.Action<ObstacleAvoidance, AgentState> handler = StateChanged;
+                if (handler != null)
+                {
+                    handler(this, was);
+                }
             }
         }
 
@@ -564,6 +583,19 @@ namespace Wayfarer.Components
                 Gizmos.color = _colorHit;
                 Gizmos.DrawLine(transform.position, HitPoint);
                 Gizmos.DrawRay(HitPoint, HitNormal * Mathf.Max(0.5f, _repelForce));
+            }
+            if (IsRegistered && _cornerCount > 0 && (_route == AgentRoute.NavMesh || _route == AgentRoute.Waypoints))
+            {
+                // The corners sent to the crowd (NavMesh path or waypoints), then the target.
+                Gizmos.color = Color.cyan;
+                for (int i = 1; i < _cornerCount; i++)
+                {
+                    Gizmos.DrawLine(_corners[i - 1], _corners[i]);
+                }
+                if (_target != null)
+                {
+                    Gizmos.DrawLine(_corners[_cornerCount - 1], _target.position);
+                }
             }
         }
     }
