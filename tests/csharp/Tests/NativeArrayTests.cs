@@ -1,6 +1,7 @@
 #if UNITY_2019_4_OR_NEWER
 using Unity.Collections;
 using UnityEngine;
+using Wayfarer.Crowd;
 using Wayfarer.Curves;
 using Wayfarer.Timeline;
 #if WAYFARER_MATHEMATICS
@@ -81,6 +82,91 @@ namespace Wayfarer.Tests
                 np.Dispose();
                 nt.Dispose();
                 no.Dispose();
+            }
+        }
+
+        [Test]
+        public static void CrowdNativeArrayOverloadsMatchArrays()
+        {
+            const int n = 5;
+            using (var arrays = new CrowdSimulation(n))
+            using (var natives = new CrowdSimulation(n))
+            {
+                var ids = new uint[n];
+                var targets = new Vector3[n];
+                var radii = new float[n];
+                var nIds = new NativeArray<uint>(n + 2, Allocator.Persistent);
+                var nTargets = new NativeArray<Vector3>(n, Allocator.Persistent);
+                var nRadii = new NativeArray<float>(n, Allocator.Persistent);
+                var nPos = new NativeArray<Vector3>(n, Allocator.Persistent);
+                var nYaw = new NativeArray<float>(n, Allocator.Persistent);
+                var nState = new NativeArray<AgentState>(n, Allocator.Persistent);
+                var nVel = new NativeArray<Vector3>(n, Allocator.Persistent);
+                try
+                {
+                    for (int i = 0; i < n; i++)
+                    {
+                        var at = new Vector3(3f * i, 0, 0);
+                        ids[i] = arrays.AddAgent(at, 0f, 1.5f, 0.4f);
+                        nIds[i] = natives.AddAgent(at, 0f, 1.5f, 0.4f);
+                        targets[i] = new Vector3(12f - 3f * i, 0, 9f);
+                        nTargets[i] = targets[i];
+                        radii[i] = nRadii[i] = 0.3f;
+                    }
+                    arrays.SetTargets(ids, n, targets, radii);
+                    natives.SetTargets(nIds, n, nTargets, nRadii);
+                    arrays.SetPositions(ids, 1, new[] { new Vector3(0, 0, -1) }, null);
+                    var one = new NativeArray<Vector3>(1, Allocator.Persistent);
+                    one[0] = new Vector3(0, 0, -1);
+                    natives.SetPositions(nIds, 1, one, default(NativeArray<float>));
+                    one.Dispose();
+                    for (int step = 0; step < 30; step++)
+                    {
+                        arrays.Step(0.1f);
+                        natives.Step(0.1f);
+                    }
+                    var pos = new Vector3[n];
+                    var yaw = new float[n];
+                    var st = new AgentState[n];
+                    var vel = new Vector3[n];
+                    arrays.ReadAgents(ids, n, pos, yaw, st);
+                    arrays.ReadVelocities(ids, n, vel);
+                    natives.ReadAgents(nIds, n, nPos, nYaw, nState);
+                    natives.ReadVelocities(nIds, n, nVel);
+                    for (int i = 0; i < n; i++)
+                    {
+                        Assert.True(nPos[i].Equals(pos[i]) && nYaw[i] == yaw[i] && nState[i] == st[i] && nVel[i].Equals(vel[i]),
+                            "agent " + i + " read the same through NativeArrays");
+                    }
+                    natives.ReadAgents(nIds, n, default(NativeArray<Vector3>), nYaw, default(NativeArray<AgentState>));
+                    Assert.Throws<System.ArgumentOutOfRangeException>(() => natives.ReadVelocities(nIds, n + 3, nVel), "count past the ids");
+                    var shortVel = new NativeArray<Vector3>(n - 1, Allocator.Persistent);
+                    Assert.Fails(Wayfarer.Native.WfStatus.BufferTooSmall, () => natives.ReadVelocities(nIds, n, shortVel), "velocities shorter than the count");
+                    shortVel.Dispose();
+#if WAYFARER_MATHEMATICS
+                    var f3 = new NativeArray<float3>(n, Allocator.Persistent);
+                    natives.ReadAgents(nIds, n, f3, default(NativeArray<float>), default(NativeArray<AgentState>));
+                    for (int i = 0; i < n; i++) Assert.True(f3[i].x == pos[i].x && f3[i].z == pos[i].z, "float3 position " + i);
+                    natives.ReadVelocities(nIds, n, f3);
+                    for (int i = 0; i < n; i++) Assert.True(f3[i].x == vel[i].x && f3[i].z == vel[i].z, "float3 velocity " + i);
+                    for (int i = 0; i < n; i++) f3[i] = new float3(0, 0, -9);
+                    natives.SetTargets(nIds, n, f3, default(NativeArray<float>));
+                    natives.SetPositions(nIds, 1, f3, default(NativeArray<float>));
+                    natives.ReadAgents(nIds, 1, nPos, default(NativeArray<float>), default(NativeArray<AgentState>));
+                    Assert.True(nPos[0].Equals(new Vector3(0, 0, -9)), "float3 teleport");
+                    f3.Dispose();
+#endif
+                }
+                finally
+                {
+                    nIds.Dispose();
+                    nTargets.Dispose();
+                    nRadii.Dispose();
+                    nPos.Dispose();
+                    nYaw.Dispose();
+                    nState.Dispose();
+                    nVel.Dispose();
+                }
             }
         }
     }

@@ -12,10 +12,14 @@ namespace Unity.Collections
         internal void* m_Buffer;
         internal int m_Length;
 
+        // Enums (e.g. AgentState) are stored as their underlying integer, as Unity's blittable NativeArray does.
+        static readonly Type Stored = typeof(T).IsEnum ? Enum.GetUnderlyingType(typeof(T)) : typeof(T);
+        static readonly int Size = Marshal.SizeOf(Stored);
+
         public NativeArray(int length, Allocator allocator)
         {
             m_Length = length;
-            int size = Marshal.SizeOf(typeof(T)) * Math.Max(length, 1);
+            int size = Size * Math.Max(length, 1);
             m_Buffer = (void*)Marshal.AllocHGlobal(size);
             byte* b = (byte*)m_Buffer;
             for (int i = 0; i < size; i++) b[i] = 0;
@@ -29,12 +33,14 @@ namespace Unity.Collections
             get
             {
                 if ((uint)index >= (uint)m_Length) throw new IndexOutOfRangeException();
-                return (T)Marshal.PtrToStructure((IntPtr)((byte*)m_Buffer + index * Marshal.SizeOf(typeof(T))), typeof(T));
+                object v = Marshal.PtrToStructure((IntPtr)((byte*)m_Buffer + index * Size), Stored);
+                return typeof(T).IsEnum ? (T)Enum.ToObject(typeof(T), v) : (T)v;
             }
             set
             {
                 if ((uint)index >= (uint)m_Length) throw new IndexOutOfRangeException();
-                Marshal.StructureToPtr(value, (IntPtr)((byte*)m_Buffer + index * Marshal.SizeOf(typeof(T))), false);
+                object v = typeof(T).IsEnum ? Convert.ChangeType(value, Stored) : value;
+                Marshal.StructureToPtr(v, (IntPtr)((byte*)m_Buffer + index * Size), false);
             }
         }
 

@@ -1,6 +1,13 @@
 using System;
 using UnityEngine;
 using Wayfarer.Native;
+#if UNITY_2019_4_OR_NEWER
+using Unity.Collections;
+using Unity.Collections.LowLevel.Unsafe;
+#endif
+#if WAYFARER_MATHEMATICS
+using Unity.Mathematics;
+#endif
 
 namespace Wayfarer.Crowd
 {
@@ -385,6 +392,127 @@ namespace Wayfarer.Crowd
             }
             GC.KeepAlive(handle);
         }
+
+        // ---- Pointer forms of the batch calls (Burst jobs' buffers, stackalloc, pinned memory) -----
+        // Each pointer is NULL only where the array form takes null; capacities are in elements.
+
+        /// <summary>Pointer form of <see cref="SetTargets(uint[], int, Vector3[], float[])"/>: <paramref name="count"/>
+        /// ids and targets, and <paramref name="count"/> arrival radii or null (keep each agent's).</summary>
+        public unsafe void SetTargets(uint* ids, int count, Vector3* targets, float* arrivalRadii)
+        {
+            Wf.Check(NativeMethods.wf_crowd_set_targets(handle.Ptr, ids, Wf.Size(count), (float*)targets, Wf.Size(count),
+                arrivalRadii, Wf.Size(arrivalRadii == null ? 0 : count)), "wf_crowd_set_targets");
+            GC.KeepAlive(handle);
+        }
+
+        /// <summary>Pointer form of <see cref="SetPositions(uint[], int, Vector3[], float[])"/>: <paramref name="count"/>
+        /// ids and positions, and <paramref name="count"/> yaws or null (keep headings).</summary>
+        public unsafe void SetPositions(uint* ids, int count, Vector3* positions, float* yaws)
+        {
+            Wf.Check(NativeMethods.wf_crowd_set_positions(handle.Ptr, ids, Wf.Size(count), (float*)positions, Wf.Size(count),
+                yaws, Wf.Size(yaws == null ? 0 : count)), "wf_crowd_set_positions");
+            GC.KeepAlive(handle);
+        }
+
+        /// <summary>Pointer form of <see cref="ReadAgents(uint[], int, Vector3[], float[], AgentState[])"/>; any output
+        /// may be null (its capacity is then ignored).</summary>
+        public unsafe void ReadAgents(uint* ids, int count, Vector3* positions, int positionCapacity, float* yaws, int yawCapacity,
+            AgentState* states, int stateCapacity)
+        {
+            Wf.Check(NativeMethods.wf_crowd_read_agents(handle.Ptr, ids, Wf.Size(count), (float*)positions, Wf.Size(positionCapacity),
+                yaws, Wf.Size(yawCapacity), (uint*)states, Wf.Size(stateCapacity)), "wf_crowd_read_agents");
+            GC.KeepAlive(handle);
+        }
+
+        /// <summary>Pointer form of <see cref="ReadVelocities(uint[], int, Vector3[])"/>.</summary>
+        public unsafe void ReadVelocities(uint* ids, int count, Vector3* velocities, int capacity)
+        {
+            Wf.Check(NativeMethods.wf_crowd_read_velocities(handle.Ptr, ids, Wf.Size(count), (float*)velocities, Wf.Size(capacity)),
+                "wf_crowd_read_velocities");
+            GC.KeepAlive(handle);
+        }
+
+#if UNITY_2019_4_OR_NEWER
+        // ---- NativeArray forms (no copies). An output that is not created (default) is not wanted. ----
+
+        static unsafe void* In<T>(NativeArray<T> array, int count, string name) where T : struct
+        {
+            if (count < 0 || count > (array.IsCreated ? array.Length : 0))
+            {
+                throw new ArgumentOutOfRangeException(name, "count " + count + " exceeds the NativeArray length");
+            }
+            return array.IsCreated ? array.GetUnsafeReadOnlyPtr() : null;
+        }
+
+        static unsafe void* Out<T>(NativeArray<T> array) where T : struct
+        {
+            return array.IsCreated ? array.GetUnsafePtr() : null;
+        }
+
+        static int Cap<T>(NativeArray<T> array) where T : struct
+        {
+            return array.IsCreated ? array.Length : 0;
+        }
+
+        /// <summary>NativeArray form of <see cref="SetTargets(uint[], int, Vector3[], float[])"/>; radii not created:
+        /// each agent keeps its own.</summary>
+        public unsafe void SetTargets(NativeArray<uint> ids, int count, NativeArray<Vector3> targets, NativeArray<float> arrivalRadii)
+        {
+            float* r = arrivalRadii.IsCreated ? (float*)In(arrivalRadii, count, "count") : null;
+            SetTargets((uint*)In(ids, count, "count"), count, (Vector3*)In(targets, count, "count"), r);
+        }
+
+        /// <summary>NativeArray form of <see cref="SetPositions(uint[], int, Vector3[], float[])"/>; yaws not created:
+        /// keep headings.</summary>
+        public unsafe void SetPositions(NativeArray<uint> ids, int count, NativeArray<Vector3> positions, NativeArray<float> yaws)
+        {
+            float* y = yaws.IsCreated ? (float*)In(yaws, count, "count") : null;
+            SetPositions((uint*)In(ids, count, "count"), count, (Vector3*)In(positions, count, "count"), y);
+        }
+
+        /// <summary>NativeArray form of <see cref="ReadAgents(uint[], int, Vector3[], float[], AgentState[])"/>.</summary>
+        public unsafe void ReadAgents(NativeArray<uint> ids, int count, NativeArray<Vector3> positions, NativeArray<float> yaws,
+            NativeArray<AgentState> states)
+        {
+            ReadAgents((uint*)In(ids, count, "count"), count, (Vector3*)Out(positions), Cap(positions), (float*)Out(yaws), Cap(yaws),
+                (AgentState*)Out(states), Cap(states));
+        }
+
+        /// <summary>NativeArray form of <see cref="ReadVelocities(uint[], int, Vector3[])"/>.</summary>
+        public unsafe void ReadVelocities(NativeArray<uint> ids, int count, NativeArray<Vector3> velocities)
+        {
+            ReadVelocities((uint*)In(ids, count, "count"), count, (Vector3*)Out(velocities), Cap(velocities));
+        }
+#endif
+#if WAYFARER_MATHEMATICS
+        /// <summary>Unity.Mathematics form of <see cref="SetTargets(uint[], int, Vector3[], float[])"/>.</summary>
+        public unsafe void SetTargets(NativeArray<uint> ids, int count, NativeArray<float3> targets, NativeArray<float> arrivalRadii)
+        {
+            float* r = arrivalRadii.IsCreated ? (float*)In(arrivalRadii, count, "count") : null;
+            SetTargets((uint*)In(ids, count, "count"), count, (Vector3*)In(targets, count, "count"), r);
+        }
+
+        /// <summary>Unity.Mathematics form of <see cref="SetPositions(uint[], int, Vector3[], float[])"/>.</summary>
+        public unsafe void SetPositions(NativeArray<uint> ids, int count, NativeArray<float3> positions, NativeArray<float> yaws)
+        {
+            float* y = yaws.IsCreated ? (float*)In(yaws, count, "count") : null;
+            SetPositions((uint*)In(ids, count, "count"), count, (Vector3*)In(positions, count, "count"), y);
+        }
+
+        /// <summary>Unity.Mathematics form of <see cref="ReadAgents(uint[], int, Vector3[], float[], AgentState[])"/>.</summary>
+        public unsafe void ReadAgents(NativeArray<uint> ids, int count, NativeArray<float3> positions, NativeArray<float> yaws,
+            NativeArray<AgentState> states)
+        {
+            ReadAgents((uint*)In(ids, count, "count"), count, (Vector3*)Out(positions), Cap(positions), (float*)Out(yaws), Cap(yaws),
+                (AgentState*)Out(states), Cap(states));
+        }
+
+        /// <summary>Unity.Mathematics form of <see cref="ReadVelocities(uint[], int, Vector3[])"/>.</summary>
+        public unsafe void ReadVelocities(NativeArray<uint> ids, int count, NativeArray<float3> velocities)
+        {
+            ReadVelocities((uint*)In(ids, count, "count"), count, (Vector3*)Out(velocities), Cap(velocities));
+        }
+#endif
 
         /// <summary>Frees the native crowd. Safe to call twice.</summary>
         public void Dispose()
