@@ -464,6 +464,49 @@ namespace Wayfarer.Tests
         }
 
         [Test]
+        public static void WallPointsFenceAnArena()
+        {
+            var manager = Manager();
+            var arena = new GameObject("arena");
+            arena.transform.position = new Vector3(100, 0, 0);
+            var walls = arena.AddComponent<CrowdObstacle>();
+            // A 10 m square (a repeated corner adds no wall), closed.
+            walls.WallPoints = new[]
+            {
+                new Vector3(-5, 0, -5), new Vector3(5, 0, -5), new Vector3(5, 0, -5), new Vector3(5, 0, 5), new Vector3(-5, 0, 5),
+            };
+            walls.ClosedLoop = true;
+            walls.SetManager(manager);
+            Assert.Equal(4, walls.ShapeCount, "four walls");
+            walls.ClosedLoop = false;
+            Assert.Equal(3, walls.ShapeCount, "open: three (applied at once)");
+            walls.ClosedLoop = true;
+            Assert.Equal(4, walls.ShapeCount, "closed again");
+            int lines = Gizmos.LinesDrawn;
+            Ref.Send(walls, "OnDrawGizmos");
+            Assert.Equal(lines + 5, Gizmos.LinesDrawn, "each wall drawn (the repeated corner's zero-length one too)");
+            // Agents inside, sent far outside: they press against the walls and never cross them.
+            var agents = new ObstacleAvoidance[6];
+            for (int i = 0; i < agents.Length; i++)
+            {
+                float a = i * Mathf.PI / 3f;
+                agents[i] = Agent(manager, new Vector3(100 + 2 * Mathf.Cos(a), 0, 2 * Mathf.Sin(a)),
+                    new Vector3(100 + 30 * Mathf.Cos(a), 0, 30 * Mathf.Sin(a)), false);
+            }
+            float widest = 0f;
+            Run(manager, agents[0], 400, () =>
+            {
+                foreach (var a in agents)
+                {
+                    Vector3 p = a.transform.position;
+                    widest = Mathf.Max(widest, Mathf.Max(Mathf.Abs(p.x - 100), Mathf.Abs(p.z)));
+                }
+            });
+            Assert.True(widest > 4f && widest <= 5f - 0.4f + 1e-3f, "pressed against the walls, never through: " + widest);
+            Ref.Send(manager, "OnDestroy");
+        }
+
+        [Test]
         public static void FullCrowdManagerRefusesWithAnError()
         {
             var manager = new GameObject("small").AddComponent<CrowdManager>();

@@ -6,7 +6,9 @@ namespace Wayfarer.Components
     /// <summary>
     /// Makes this object's Sphere, Box or Capsule collider an obstacle of a <see cref="CrowdManager"/>
     /// (seen from above: a sphere or upright capsule is a circle, a box an oriented rectangle, a lying
-    /// capsule a rectangle with round ends). Static by default; tick Dynamic for moving obstacles.
+    /// capsule a rectangle with round ends); on an object without one, its wall points: a thin wall
+    /// along each segment of the polyline (a fence, a room's outline, an arena's edge; Closed Loop joins
+    /// the last point to the first). Static by default; tick Dynamic for moving obstacles.
     /// </summary>
     [AddComponentMenu("Wayfarer/Crowd Obstacle")]
     [DisallowMultipleComponent]
@@ -18,7 +20,14 @@ namespace Wayfarer.Components
         [SerializeField, Tooltip("The manager to join (empty: the most recently enabled CrowdManager).")]
         CrowdManager _manager;
 
-        readonly uint[] _ids = new uint[3];
+        [SerializeField, Tooltip("Without a Sphere, Box or Capsule collider: a wall along each segment of these points " +
+            "(this object's local space; only X and Z matter).")]
+        Vector3[] _wallPoints = new Vector3[0];
+
+        [SerializeField, Tooltip("Also a wall from the last wall point back to the first.")]
+        bool _closedLoop;
+
+        uint[] _ids = new uint[3];
         int _count;
         Vector3 _registeredPosition;
         Quaternion _registeredRotation;
@@ -29,6 +38,40 @@ namespace Wayfarer.Components
         public int ShapeCount
         {
             get { return _count; }
+        }
+
+        /// <summary>The wall polyline (local space), used when the object has no Sphere, Box or Capsule collider.
+        /// Applied at once to a registered obstacle.</summary>
+        public Vector3[] WallPoints
+        {
+            get { return _wallPoints; }
+            set
+            {
+                _wallPoints = value ?? new Vector3[0];
+                Refresh();
+            }
+        }
+
+        /// <summary>Whether a wall also joins the last wall point to the first. Applied at once.</summary>
+        public bool ClosedLoop
+        {
+            get { return _closedLoop; }
+            set
+            {
+                _closedLoop = value;
+                Refresh();
+            }
+        }
+
+        /// <summary>Sends the obstacle again (after its collider or wall points changed).</summary>
+        public void Refresh()
+        {
+            if (_registeredWith != null)
+            {
+                CrowdSimulation crowd = _registeredWith.Simulation;
+                RemoveFrom(crowd);
+                AddTo(crowd);
+            }
         }
 
         /// <summary>Re-register when moved.</summary>
@@ -151,7 +194,44 @@ namespace Wayfarer.Components
                 }
                 return;
             }
-            Debug.LogWarning("CrowdObstacle on " + name + " needs a SphereCollider, BoxCollider or CapsuleCollider.", this);
+            if (_wallPoints.Length >= 2)
+            {
+                int segments = _closedLoop && _wallPoints.Length >= 3 ? _wallPoints.Length : _wallPoints.Length - 1;
+                for (int i = 0; i < segments; i++)
+                {
+                    Vector3 a = t.TransformPoint(_wallPoints[i]);
+                    Vector3 b = t.TransformPoint(_wallPoints[(i + 1) % _wallPoints.Length]);
+                    float dx = b.x - a.x, dz = b.z - a.z;
+                    if (dx * dx + dz * dz <= 1e-12f)
+                    {
+                        continue; // a repeated point: no segment
+                    }
+                    if (_count == _ids.Length)
+                    {
+                        System.Array.Resize(ref _ids, 2 * _ids.Length);
+                    }
+                    _ids[_count++] = crowd.AddWall(a, b);
+                }
+                return;
+            }
+            Debug.LogWarning("CrowdObstacle on " + name + " needs a SphereCollider, BoxCollider or CapsuleCollider, " +
+                "or two wall points or more.", this);
+        }
+
+        void OnDrawGizmos()
+        {
+            if (_wallPoints.Length < 2 || GetComponent<SphereCollider>() != null || GetComponent<BoxCollider>() != null
+                || GetComponent<CapsuleCollider>() != null)
+            {
+                return;
+            }
+            Gizmos.color = Color.yellow;
+            Transform t = transform;
+            int segments = _closedLoop && _wallPoints.Length >= 3 ? _wallPoints.Length : _wallPoints.Length - 1;
+            for (int i = 0; i < segments; i++)
+            {
+                Gizmos.DrawLine(t.TransformPoint(_wallPoints[i]), t.TransformPoint(_wallPoints[(i + 1) % _wallPoints.Length]));
+            }
         }
 
         /// <summary>Removes this obstacle's shapes from the crowd.</summary>
