@@ -367,7 +367,9 @@ WfStatus wf_crowd_remove_agent(struct WfCrowd *crowd,
 
 // Sends agent `id` to `target` (3 floats); it arrives within `arrival_radius` (m, ≥ 0) of it
 // (of the nearest point it can reach, when `target` lies inside an obstacle or too close to
-// one).
+// one). A new target or radius starts the agent afresh (waypoints from the first, a fresh
+// plan, walking on if it had arrived); the target and radius it already has change nothing,
+// so it may be sent every frame. Many agents: `wf_crowd_set_targets`.
 //
 // # Safety
 // `crowd` must be NULL or a live crowd; `target` NULL or 3 floats.

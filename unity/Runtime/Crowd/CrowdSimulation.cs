@@ -183,7 +183,8 @@ namespace Wayfarer.Crowd
         }
 
         /// <summary>Where the agent walks to; it stops within <paramref name="arrivalRadius"/> of it (of the
-        /// nearest point it can reach, when the target lies inside an obstacle or too close to one).</summary>
+        /// nearest point it can reach, when the target lies inside an obstacle or too close to one). The target
+        /// and radius it already has change nothing (send it every frame freely); many agents: <see cref="SetTargets(uint[], int, Vector3[], float[])"/>.</summary>
         public unsafe void SetTarget(uint id, Vector3 target, float arrivalRadius)
         {
             Wf.Check(NativeMethods.wf_crowd_set_target(handle.Ptr, id, (float*)&target, arrivalRadius), "wf_crowd_set_target");
