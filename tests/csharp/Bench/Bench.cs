@@ -28,6 +28,7 @@ namespace Wayfarer.Bench
             Schedules(seconds);
             Crowd(seconds);
             Retarget(seconds);
+            Background();
             Console.WriteLine();
             Console.WriteLine("| work | seed-style C# | wayfarer (one batched call) | speed-up |");
             Console.WriteLine("| --- | ---: | ---: | ---: |");
@@ -255,6 +256,48 @@ namespace Wayfarer.Bench
                 double native2 = Time(() => crowd.Step(dt, 2), seconds);
                 Report("  same, wf_crowd_step with 2 threads", "agent", managed, native2, n);
             }
+        }
+
+        // ---- CrowdManager: the main thread's share of a frame, stepping there or in the background ----
+
+        /// <summary>Main-thread seconds per <c>CrowdManager.Step</c> over frames that do 3 ms of other work.</summary>
+        static double MainThreadPerFrame(bool background)
+        {
+            const int n = 1000, frames = 300;
+            var rng = new System.Random(5);
+            var manager = new GameObject("crowd").AddComponent<Components.CrowdManager>();
+            manager.Capacity = n;
+            manager.StepInBackground = background;
+            for (int i = 0; i < n; i++)
+            {
+                var go = new GameObject("agent");
+                go.transform.position = new Vector3((float)rng.NextDouble() * 100f - 50f, 0, (float)rng.NextDouble() * 100f - 50f);
+                var target = new GameObject("target").transform;
+                target.position = new Vector3((float)rng.NextDouble() * 100f - 50f, 0, (float)rng.NextDouble() * 100f - 50f);
+                var agent = go.AddComponent<Components.ObstacleAvoidance>();
+                agent.Target = target;
+                agent.Configure(2f, 230f, 1.5f, 4f, 120f, 0.4f, 0.5f);
+                agent.SetManager(manager);
+            }
+            var frame = new Stopwatch();
+            double main = 0;
+            for (int f = 0; f < frames; f++)
+            {
+                frame.Restart();
+                manager.Step(0.02f);
+                main += frame.Elapsed.TotalSeconds;
+                while (frame.Elapsed.TotalMilliseconds < 3.0) { } // the rest of the frame
+            }
+            manager.StepInBackground = false;
+            manager.Complete();
+            return main / frames;
+        }
+
+        static void Background()
+        {
+            double sync = MainThreadPerFrame(false);
+            double back = MainThreadPerFrame(true);
+            Report("CrowdManager frame, 1000 agents: main thread (baseline: step on it)", "frame", sync, back, 1);
         }
 
         // ---- a moving leader: every agent's target changes every frame ----------------------------

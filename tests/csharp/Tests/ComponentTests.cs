@@ -506,6 +506,59 @@ namespace Wayfarer.Tests
             Ref.Send(manager, "OnDestroy");
         }
 
+        /// <summary>A manager with agents crossing a square through each other's paths.</summary>
+        internal static CrowdManager CrossingCrowd(int n, out ObstacleAvoidance[] agents)
+        {
+            var manager = Manager();
+            agents = new ObstacleAvoidance[n];
+            for (int i = 0; i < n; i++)
+            {
+                float a = 2f * Mathf.PI * i / n;
+                var at = new Vector3(8f * Mathf.Cos(a), 0, 8f * Mathf.Sin(a));
+                agents[i] = Agent(manager, at, -at, i == 0);
+            }
+            return manager;
+        }
+
+        [Test]
+        public static void BackgroundStepsAreTheSameStepsPlacedOneFrameLate()
+        {
+            const int n = 12, frames = 120;
+            ObstacleAvoidance[] sync, back;
+            var syncManager = CrossingCrowd(n, out sync);
+            var backManager = CrossingCrowd(n, out back);
+            backManager.StepInBackground = true;
+            var expected = new Vector3[frames, n];
+            Time.deltaTime = 0.05f;
+            for (int f = 0; f < frames; f++)
+            {
+                Ref.Send(syncManager, "Update");
+                Ref.Send(backManager, "Update");
+                for (int i = 0; i < n; i++)
+                {
+                    expected[f, i] = sync[i].transform.position;
+                    if (f > 0)
+                    {
+                        Assert.True(back[i].transform.position.Equals(expected[f - 1, i]),
+                            "frame " + f + ", agent " + i + ": the synchronous step of the frame before");
+                    }
+                }
+            }
+            // Getting the crowd waits for the step in flight: a teleport then never overlaps a step.
+            backManager.Simulation.SetPositions(new[] { back[0].AgentId }, 1, new[] { new Vector3(20, 0, 20) }, null);
+            // An agent joining while a step is in flight waits for it and walks with the others.
+            var late = Agent(backManager, new Vector3(0, 0, -30), new Vector3(0, 0, -20), false);
+            Ref.Send(backManager, "Update");
+            Assert.True(back[0].transform.position.Equals(new Vector3(20, 0, 20)), "the teleport placed");
+            for (int f = 0; f < 200; f++) Ref.Send(backManager, "Update");
+            Assert.True(Vector3.Distance(late.transform.position, new Vector3(0, 0, -20)) <= 0.3f + 1e-3f, "the late agent arrived");
+            // Switching back places the step in flight, then steps in the frame again.
+            backManager.StepInBackground = false;
+            Ref.Send(backManager, "Update");
+            Ref.Send(backManager, "OnDestroy");
+            Ref.Send(syncManager, "OnDestroy");
+        }
+
         [Test]
         public static void FullCrowdManagerRefusesWithAnError()
         {

@@ -1,4 +1,5 @@
 using System.Collections.Generic;
+using System.Threading;
 using UnityEngine;
 using Wayfarer.Crowd;
 
@@ -21,6 +22,11 @@ namespace Wayfarer.Components
         [SerializeField, Range(0, 16), Tooltip("Worker threads for the step (0 or 1 = the main thread only).")]
         int _threads = 1;
 
+        [SerializeField, Tooltip("Step on a worker thread while the rest of the frame runs: the main thread only sends " +
+            "changes and places the agents, which then show the step started the frame before (one frame late). " +
+            "Ignored on WebGL (no threads).")]
+        bool _stepInBackground;
+
         [SerializeField, Tooltip("Keep each agent's own height (Y); the crowd moves on the XZ plane.")]
         bool _keepHeight = true;
 
@@ -40,6 +46,8 @@ namespace Wayfarer.Components
         Simd _simd = Simd.Avx512;
 
         CrowdSimulation _crowd;
+        StepWorker _worker;
+        bool _pending;
         int _appliedRouteCache = CrowdSimulation.MaxRouteCache;
         int _appliedRouteBudget = CrowdSimulation.DefaultRouteBudget;
         Simd _appliedSimd = Simd.Avx512;
@@ -97,11 +105,14 @@ namespace Wayfarer.Components
         /// <summary>The most recently enabled manager (agents without an explicit manager use it).</summary>
         public static CrowdManager Current { get; private set; }
 
-        /// <summary>The native crowd (created on first use).</summary>
+        /// <summary>The native crowd (created on first use). With <see cref="StepInBackground"/>, getting it
+        /// first waits for a step in flight, so calls on it never overlap a step; keep no reference to it across
+        /// frames then, get it again.</summary>
         public CrowdSimulation Simulation
         {
             get
             {
+                Complete();
                 if (_crowd == null)
                 {
                     _crowd = new CrowdSimulation(_capacity);
@@ -113,6 +124,107 @@ namespace Wayfarer.Components
                     ApplySimd();
                 }
                 return _crowd;
+            }
+        }
+
+        /// <summary>Whether <see cref="Step"/> runs the native step on a worker thread, overlapping the rest of the
+        /// frame (the agents are placed one frame late; same results, one step behind). Off on WebGL.</summary>
+        public bool StepInBackground
+        {
+            get { return _stepInBackground; }
+            set { _stepInBackground = value; }
+        }
+
+        static bool ThreadsAvailable
+        {
+#if UNITY_WEBGL && !UNITY_EDITOR
+            get { return false; }
+#else
+            get { return true; }
+#endif
+        }
+
+        /// <summary>Waits for a step in flight on the worker thread (if any); a failure there is thrown here.</summary>
+        public void Complete()
+        {
+            if (_worker != null)
+            {
+                _worker.Complete();
+            }
+        }
+
+        /// <summary>Runs the native step on one long-lived background thread, started when first needed: one step
+        /// at a time, handed over and waited for with events (nothing allocated per frame).</summary>
+        sealed class StepWorker : System.IDisposable
+        {
+            readonly Thread _thread;
+            readonly AutoResetEvent _start = new AutoResetEvent(false);
+            readonly ManualResetEvent _done = new ManualResetEvent(true);
+            CrowdSimulation _crowd;
+            float _dt;
+            int _threads;
+            System.Exception _error;
+            bool _quit;
+
+            public StepWorker()
+            {
+                _thread = new Thread(Run) { IsBackground = true, Name = "Wayfarer crowd step" };
+                _thread.Start();
+            }
+
+            /// <summary>Starts a step (the last one must be complete).</summary>
+            public void Begin(CrowdSimulation crowd, float dt, int threads)
+            {
+                _crowd = crowd;
+                _dt = dt;
+                _threads = threads;
+                _done.Reset();
+                _start.Set();
+            }
+
+            /// <summary>Waits for the step in flight; rethrows its failure.</summary>
+            public void Complete()
+            {
+                _done.WaitOne();
+                System.Exception e = _error;
+                if (e != null)
+                {
+                    _error = null;
+                    throw e;
+                }
+            }
+
+            void Run()
+            {
+                while (true)
+                {
+                    _start.WaitOne();
+                    if (_quit)
+                    {
+                        return;
+                    }
+                    try
+                    {
+                        _crowd.Step(_dt, _threads);
+                    }
+                    catch (System.Exception e)
+                    {
+                        _error = e;
+                    }
+                    _crowd = null;
+                    _done.Set();
+                }
+            }
+
+            /// <summary>Waits for the step in flight and ends the thread.</summary>
+            public void Dispose()
+            {
+                _done.WaitOne();
+                _quit = true;
+                _start.Set();
+                _thread.Join();
+                _start.Close();
+                _done.Close();
             }
         }
 
@@ -147,6 +259,7 @@ namespace Wayfarer.Components
                 _routeCache = Mathf.Clamp(value, 1, CrowdSimulation.MaxRouteCache);
                 if (_crowd != null)
                 {
+                    Complete();
                     ApplyRouteCache();
                 }
             }
@@ -163,6 +276,7 @@ namespace Wayfarer.Components
                 _routeBudget = Mathf.Clamp(value, 1, CrowdSimulation.MaxRouteBudget);
                 if (_crowd != null)
                 {
+                    Complete();
                     ApplyRouteBudget();
                 }
             }
@@ -200,6 +314,7 @@ namespace Wayfarer.Components
                 _simd = ClampSimd(value);
                 if (_crowd != null)
                 {
+                    Complete();
                     ApplySimd();
                 }
             }
@@ -289,6 +404,7 @@ namespace Wayfarer.Components
             }
             if (_crowd != null && !_crowd.IsDisposed)
             {
+                Complete();
                 _crowd.RemoveAgent(agent.AgentId);
             }
             int last = _agents.Count - 1;
@@ -310,6 +426,7 @@ namespace Wayfarer.Components
         {
             if (_obstacles.Remove(obstacle) && _crowd != null && !_crowd.IsDisposed)
             {
+                Complete();
                 obstacle.RemoveFrom(_crowd);
             }
         }
@@ -322,7 +439,9 @@ namespace Wayfarer.Components
         /// <summary>
         /// Pushes changed parameters, the targets that moved (all of them in one native call) and moved
         /// dynamic obstacles, advances every agent by <paramref name="dt"/> in one native call, and writes
-        /// the results to the transforms (and each agent's speed to its Animator, if it has one).
+        /// the results to the transforms (and each agent's speed to its Animator, if it has one). With
+        /// <see cref="StepInBackground"/>, it first places the results of the step started in the last call,
+        /// then starts this one on the worker thread and returns: the same steps, placed one call later.
         /// Allocates nothing (once the target batch has grown to the agents whose targets move together).
         /// </summary>
         public void Step(float dt)
@@ -334,14 +453,19 @@ namespace Wayfarer.Components
             }
             // A debugger pause or a load hitch must not stop the crowd (the library refuses longer steps).
             dt = Mathf.Min(dt, CrowdSimulation.MaxStep);
+            // The step started in the background last frame: wait for it and place its results.
+            Complete();
+            if (_pending)
+            {
+                _pending = false;
+                ReadBack(n);
+            }
             ApplyRouteCache();
             ApplyRouteBudget();
             ApplySimd();
-            bool wantHits = false;
             for (int i = 0; i < n; i++)
             {
                 _agents[i].PushChanges(_crowd, _targets);
-                wantHits |= _agents[i].WantsHits;
             }
             _targets.Send(_crowd);
             for (int i = 0; i < _obstacles.Count; i++)
@@ -352,7 +476,30 @@ namespace Wayfarer.Components
                     _obstacles[i].AddTo(_crowd);
                 }
             }
-            _crowd.Step(dt, _threads);
+            if (_stepInBackground && ThreadsAvailable)
+            {
+                if (_worker == null)
+                {
+                    _worker = new StepWorker();
+                }
+                _worker.Begin(_crowd, dt, _threads);
+                _pending = true;
+            }
+            else
+            {
+                _crowd.Step(dt, _threads);
+                ReadBack(n);
+            }
+        }
+
+        /// <summary>Reads every agent's pose, velocity and (when one wants them) hit, and places the agents.</summary>
+        void ReadBack(int n)
+        {
+            bool wantHits = false;
+            for (int i = 0; i < n; i++)
+            {
+                wantHits |= _agents[i].WantsHits;
+            }
             _crowd.ReadAgents(_ids, n, _positions, _yaws, _states);
             _crowd.ReadVelocities(_ids, n, _velocities);
             if (wantHits)
@@ -371,6 +518,13 @@ namespace Wayfarer.Components
 
         void OnDestroy()
         {
+            if (_worker != null)
+            {
+                // Waits for a step in flight, then ends the thread.
+                _worker.Dispose();
+                _worker = null;
+                _pending = false;
+            }
             if (_crowd != null)
             {
                 _crowd.Dispose();
