@@ -560,6 +560,30 @@ namespace Wayfarer.Tests
         }
 
         [Test]
+        public static void ANaNTargetHoldsBackNoOtherAgent()
+        {
+            var manager = Manager();
+            var good = Agent(manager, new Vector3(0, 0, 0), new Vector3(0, 0, 5), false);
+            var bad = Agent(manager, new Vector3(5, 0, 0), new Vector3(5, 0, 5), false);
+            Time.deltaTime = 0.05f;
+            Ref.Send(manager, "Update");
+            int errors = Debug.Messages.FindAll(m => m.StartsWith("error")).Count;
+            // Both targets move in the same frame, one of them to NaN (a broken transform).
+            good.Target.position = new Vector3(-5, 0, 5);
+            bad.Target.position = new Vector3(float.NaN, 0, 5);
+            for (int f = 0; f < 300; f++) Ref.Send(manager, "Update");
+            Assert.True(Vector3.Distance(good.transform.position, new Vector3(-5, 0, 5)) <= 0.3f + 1e-3f,
+                "the good agent got its new target: " + good.transform.position);
+            Assert.True(Debug.Messages.FindAll(m => m.StartsWith("error") && m.Contains("refused")).Count > errors, "the NaN target logged");
+            Assert.True(Vector3.Distance(bad.transform.position, new Vector3(5, 0, 5)) <= 0.3f + 1e-3f, "the other kept its last target");
+            // Fixed again: sent again, walked to.
+            bad.Target.position = new Vector3(8, 0, 5);
+            for (int f = 0; f < 200; f++) Ref.Send(manager, "Update");
+            Assert.True(Vector3.Distance(bad.transform.position, new Vector3(8, 0, 5)) <= 0.3f + 1e-3f, "walked to the mended target");
+            Ref.Send(manager, "OnDestroy");
+        }
+
+        [Test]
         public static void FullCrowdManagerRefusesWithAnError()
         {
             var manager = new GameObject("small").AddComponent<CrowdManager>();

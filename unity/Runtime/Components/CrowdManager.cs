@@ -90,14 +90,35 @@ namespace Wayfarer.Components
                 Count++;
             }
 
-            /// <summary>Sends the entries (if any) and empties the batch.</summary>
+            /// <summary>Sends the entries (if any) and empties the batch. The batch is all or nothing, so when it
+            /// is refused (a NaN target from a broken transform) they are sent one by one: the others still get
+            /// theirs, and each refused one is logged.</summary>
             public void Send(CrowdSimulation crowd)
             {
                 int n = Count;
                 Count = 0;
-                if (n > 0)
+                if (n == 0)
+                {
+                    return;
+                }
+                try
                 {
                     crowd.SetTargets(_ids, n, _points, _radii);
+                }
+                catch (Wayfarer.WayfarerException)
+                {
+                    for (int i = 0; i < n; i++)
+                    {
+                        try
+                        {
+                            crowd.SetTarget(_ids[i], _points[i], _radii[i]);
+                        }
+                        catch (Wayfarer.WayfarerException e)
+                        {
+                            Debug.LogError("CrowdManager: the target " + _points[i] + " of agent " + _ids[i] + " was refused (" +
+                                e.Message + "); it keeps its last one.");
+                        }
+                    }
                 }
             }
         }

@@ -397,7 +397,8 @@ namespace Wayfarer.Components
             if (_target != null)
             {
                 Vector3 t = _target.position;
-                if (_targetDirty || (t - _lastTarget).sqrMagnitude > 1e-8f)
+                // (Written so that a NaN, here or in the last target sent, counts as moved.)
+                if (_targetDirty || !((t - _lastTarget).sqrMagnitude <= 1e-8f))
                 {
                     if (_route == AgentRoute.NavMesh && (t - _pathTarget).sqrMagnitude > _repathDistance * _repathDistance)
                     {
