@@ -16,12 +16,15 @@ use wayfarer::ffi::WfStatus;
 use wf_fuzz::crowd::{dt, id, mutate, read_all, Model};
 use wf_fuzz::*;
 
-fn read_agents(inp: &mut Input, c: *const WfCrowd, m: &Model) {
+/// Up to 12 fuzzed ids for a read, in a buffer of a fuzzed shape (NULL, maybe with a huge
+/// count; misaligned; valid): the buffer, whether every id is live, and whether the buffer
+/// itself is bad (NULL with a count, or misaligned).
+fn read_ids(inp: &mut Input, m: &Model) -> (InBuf<u32>, bool, bool) {
     let n = inp.upto(12);
     let ids: Vec<u32> = (0..n).map(|_| id(inp, &m.agents)).collect();
     let known = ids.iter().all(|i| m.agents.contains(i));
     let mode = inp.mode();
-    let mut ib = if mode == Mode::Null {
+    let ib = if mode == Mode::Null {
         // NULL ids with a huge count: a status, never an allocation or a read.
         InBuf::null(if inp.chance(32) {
             HUGE_COUNTS[inp.upto(5)]
@@ -31,8 +34,13 @@ fn read_agents(inp: &mut Input, c: *const WfCrowd, m: &Model) {
     } else {
         InBuf::new(&ids, 1, mode)
     };
+    let bad_ids = mode == Mode::Misaligned || (mode == Mode::Null && ib.count > 0);
+    (ib, known, bad_ids)
+}
+
+fn read_agents(inp: &mut Input, c: *const WfCrowd, m: &Model) {
+    let (mut ib, known, bad_ids) = read_ids(inp, m);
     let n = ib.count;
-    let bad_ids = mode == Mode::Misaligned || (mode == Mode::Null && n > 0);
     let mut pos = OutBuf::<f32>::fuzzed(inp, n, 3, 16);
     let mut yaw = OutBuf::<f32>::fuzzed(inp, n, 1, 16);
     let mut st = OutBuf::<u32>::fuzzed(inp, n, 1, 16);
@@ -133,21 +141,8 @@ fn read_hits(inp: &mut Input, c: *const WfCrowd, m: &Model) {
 }
 
 fn read_velocities(inp: &mut Input, c: *const WfCrowd, m: &Model) {
-    let n = inp.upto(12);
-    let ids: Vec<u32> = (0..n).map(|_| id(inp, &m.agents)).collect();
-    let known = ids.iter().all(|i| m.agents.contains(i));
-    let mode = inp.mode();
-    let mut ib = if mode == Mode::Null {
-        InBuf::null(if inp.chance(32) {
-            HUGE_COUNTS[inp.upto(5)]
-        } else {
-            n
-        })
-    } else {
-        InBuf::new(&ids, 1, mode)
-    };
+    let (mut ib, known, bad_ids) = read_ids(inp, m);
     let n = ib.count;
-    let bad_ids = mode == Mode::Misaligned || (mode == Mode::Null && n > 0);
     let mut vel = OutBuf::<f32>::fuzzed(inp, n, 3, 16);
     // SAFETY: every pointer is NULL or valid for the count/capacity passed with it.
     let s = unsafe { wf_crowd_read_velocities(c, ib.ptr(), n, vel.ptr(), vel.capacity) };

@@ -21,6 +21,15 @@ pub struct WfCrowd {
     crowd: Crowd,
 }
 
+/// Every id names a live agent (else `WF_STATUS_OUT_OF_RANGE`): checked before a read writes
+/// anything or a batch changes any agent.
+fn check_live(crowd: &Crowd, ids: &[u32]) -> FfiResult {
+    for &id in ids {
+        crowd.agent(AgentId(id))?;
+    }
+    Ok(())
+}
+
 /// Agent states written by `wf_crowd_read_agents` (as `uint32_t`).
 #[repr(u32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -563,9 +572,7 @@ pub unsafe extern "C" fn wf_crowd_set_positions(
             super::boundary::float_len(position_count)?;
             let pos = slice_in(positions as *const Vec3, position_count)?;
             let yaws = slice_in(yaws, yaw_count)?;
-            for &id in ids {
-                c.crowd.agent(AgentId(id))?;
-            }
+            check_live(&c.crowd, ids)?;
             let mut bad = false;
             for (i, &id) in ids.iter().enumerate() {
                 let id = AgentId(id);
@@ -789,9 +796,7 @@ pub unsafe extern "C" fn wf_crowd_read_agents(
         unsafe {
             let c = handle_ref(crowd)?;
             let ids = slice_in(ids, count)?;
-            for &id in ids {
-                c.crowd.agent(AgentId(id))?;
-            }
+            check_live(&c.crowd, ids)?;
             let mut pos = opt_points_out(out_positions, out_positions_capacity, count)?;
             let mut yaws = opt_slice_out(out_yaws, out_yaws_capacity, count)?;
             let mut states = opt_slice_out(out_states, out_states_capacity, count)?;
@@ -834,9 +839,7 @@ pub unsafe extern "C" fn wf_crowd_read_velocities(
         unsafe {
             let c = handle_ref(crowd)?;
             let ids = slice_in(ids, count)?;
-            for &id in ids {
-                c.crowd.agent(AgentId(id))?;
-            }
+            check_live(&c.crowd, ids)?;
             let out = points_out(out_velocities, out_velocities_capacity, count)?;
             for (o, &id) in out.iter_mut().zip(ids) {
                 *o = c.crowd.agent(AgentId(id))?.velocity();
@@ -871,9 +874,7 @@ pub unsafe extern "C" fn wf_crowd_read_hits(
         unsafe {
             let c = handle_ref(crowd)?;
             let ids = slice_in(ids, count)?;
-            for &id in ids {
-                c.crowd.agent(AgentId(id))?;
-            }
+            check_live(&c.crowd, ids)?;
             let mut kinds = opt_slice_out(out_kinds, out_kinds_capacity, count)?;
             let mut hit_ids = opt_slice_out(out_hit_ids, out_hit_ids_capacity, count)?;
             let mut points = opt_points_out(out_points, out_points_capacity, count)?;
