@@ -498,13 +498,15 @@ namespace Wayfarer.Components
                     System.Array.Copy(_corners, 1, _corners, 0, inner);
                 }
             }
-            string why = "no NavMesh path from " + transform.position + " to " + target;
-#else
-            string why = "the NavMesh route needs Unity's AI module (com.unity.modules.ai)";
 #endif
             if (!found && !_warnedRoute)
             {
                 _warnedRoute = true;
+#if WAYFARER_NAVMESH
+                string why = "no NavMesh path from " + transform.position + " to " + target;
+#else
+                string why = "the NavMesh route needs Unity's AI module (com.unity.modules.ai)";
+#endif
                 Debug.LogWarning("ObstacleAvoidance on " + name + ": " + why + "; walking straight at the target.", this);
             }
             _cornerCount = inner;
