@@ -178,6 +178,11 @@ pub struct Agent {
     pub(crate) next_waypoint: usize,
     /// Corner waypoints (route mode `Waypoints`), walked in order before the target.
     pub waypoints: Vec<Vec3>,
+    /// Seconds it has been blocked against the same agent, sub-step after sub-step, up to
+    /// sub-step `standoff_step` (see `Crowd::break_standoffs`). Written only while blocked
+    /// against an agent, so the write-back of a crowd walking freely never touches this line.
+    pub(crate) standoff: f32,
+    pub(crate) standoff_step: u64,
 }
 
 impl Agent {
@@ -206,6 +211,8 @@ impl Agent {
             settled_at: 0.0,
             plan: (Vec2::ZERO, true, 0),
             heading: forward2(yaw),
+            standoff: 0.0,
+            standoff_step: 0,
         }
     }
 

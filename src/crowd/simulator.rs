@@ -67,6 +67,16 @@ const SCATTER_AHEAD: usize = 16;
 /// Sub-steps an agent gives way for after a head-on block (see `Crowd::yield_to`): long
 /// enough for the other to get through a short passage.
 const YIELD_STEPS: u64 = 40;
+/// Seconds two agents walking straight at their targets stay blocked against each other,
+/// head on, before one of them backs off (see `Crowd::break_standoffs`).
+pub const STANDOFF_TIME: f32 = 2.0;
+/// How far ahead of an agent, toward its target, the other of a standoff stands at least
+/// (cosine of the angle: within about 70°; two agents pressed against opposite walls of a
+/// passage too narrow to pass each other stand some 55° off each other's way).
+const STANDOFF_AHEAD: f32 = 0.35;
+/// Seconds the one giving way backs off for: long enough to clear a short passage (about 5 m
+/// at a walking pace), and then it walks at its target again.
+pub const BACK_OFF_TIME: f32 = 4.0;
 
 /// An agent's id: stable while it lives, invalid once removed. (`repr(transparent)`: a slice
 /// of ids has the layout of a `u32` array, as the C ABI passes them.)
@@ -242,6 +252,11 @@ pub struct Crowd {
     /// Agents giving way in a head-on block (see [`Crowd::yield_to`]): the agent's id, where
     /// the other agent stood and its radius, and the sub-step the yield ends at.
     yields: Vec<(u32, Vec2, f32, u64)>,
+    /// Agents walking straight at their targets backing off to end a standoff (see
+    /// [`Crowd::break_standoffs`]): the agent's id, where the other stood, the seconds left.
+    backing: Vec<(u32, Vec2, f32)>,
+    /// Scratch of `break_standoffs`: the slots of the pairs it ends, and where the other stood.
+    backing_off: Vec<(usize, usize, Vec2)>,
     /// Sub-steps taken.
     sub_steps: u64,
     /// The lane builds the step may use (AVX-512 where the CPU has it, unless turned off).
@@ -507,6 +522,8 @@ impl Crowd {
             found: Vec::with_capacity(64),
             planner: Planner::default(),
             yields: Vec::with_capacity(64),
+            backing: Vec::with_capacity(64),
+            backing_off: Vec::with_capacity(64),
             sub_steps: 0,
             kernels: Kernels::detect(Simd::Avx512),
         })
@@ -1049,6 +1066,62 @@ impl Crowd {
         }
     }
 
+    /// Ends the standoffs of agents walking straight at their targets: two of them blocked
+    /// against each other, head on, for [`STANDOFF_TIME`] (each the other's hit, each standing
+    /// ahead of the other on its way to its target, within about 70°), as in a passage one agent wide, where
+    /// neither the side bias nor pushing gets either through and neither plans a way round
+    /// (planned agents give way at once, see [`Crowd::yield_to`]). Of the two, the lower
+    /// priority (of equals, the later slot) backs off, straight away from where the other
+    /// stands, for [`BACK_OFF_TIME`]; the other follows it out, and then they pass. Serial, in
+    /// slot order, after the write-back: the same for any thread count.
+    fn break_standoffs(&mut self) {
+        let now = self.sub_steps;
+        let standing = |a: &Agent| {
+            a.route_mode == RouteMode::Direct
+                && a.standoff >= STANDOFF_TIME
+                && a.standoff_step == now
+                && a.hit.kind == HitKind::Agent
+        };
+        self.backing_off.clear();
+        for (slot, item) in self.agents.items.iter().enumerate() {
+            let Some(a) = item else { continue };
+            if !standing(a) {
+                continue;
+            }
+            let Ok(other) = self.agents.get(a.hit.id) else {
+                continue;
+            };
+            let other_slot = (a.hit.id & SLOT_MASK) as usize;
+            if !standing(other) || other.hit.id != self.agents.id_of(slot) {
+                continue;
+            }
+            let in_way = |a: &Agent, b: &Agent| {
+                let p = Vec2::new(a.position.x, a.position.z);
+                let to = (Vec2::new(a.target.x, a.target.z) - p).try_normalize();
+                let off = (Vec2::new(b.position.x, b.position.z) - p).try_normalize();
+                matches!((to, off), (Some(t), Some(o)) if t.dot(o) > STANDOFF_AHEAD)
+            };
+            let yields =
+                a.priority < other.priority || (a.priority == other.priority && slot > other_slot);
+            if yields && in_way(a, other) && in_way(other, a) {
+                let at = Vec2::new(other.position.x, other.position.z);
+                self.backing_off.push((slot, other_slot, at));
+            }
+        }
+        for i in 0..self.backing_off.len() {
+            let (slot, other_slot, at) = self.backing_off[i];
+            for s in [slot, other_slot] {
+                if let Some(a) = self.agents.items[s].as_mut() {
+                    a.standoff = 0.0;
+                }
+            }
+            let id = self.agents.id_of(slot);
+            if !self.backing.iter().any(|b| b.0 == id) {
+                self.backing.push((id, at, BACK_OFF_TIME));
+            }
+        }
+    }
+
     /// One sub-step: gather, steer, project, guard, write back. The phases stay separate
     /// functions (`inline(never)`: each runs once per sub-step) so that profiles attribute
     /// their costs.
@@ -1060,7 +1133,15 @@ impl Crowd {
         let fastest = self.steer_all(dt, threads, max_radius, max_look);
         self.project(dt, threads, max_radius, fastest);
         self.finish(threads, max_radius);
-        self.write_back(dt, threads);
+        if !self.backing.is_empty() {
+            for b in &mut self.backing {
+                b.2 -= dt;
+            }
+            self.backing.retain(|b| b.2 > 0.0);
+        }
+        if self.write_back(dt, threads) {
+            self.break_standoffs();
+        }
         if self.rechecking {
             self.recheck_around_released();
         }
@@ -1132,8 +1213,20 @@ impl Crowd {
             // (An agent walking straight at its target needs no more: kept out of `route`,
             // which then stays a call of its own.)
             let (steer_to, final_leg) = match &self.agents.items[slot] {
-                Some(a) if a.route_mode == RouteMode::Direct => {
+                Some(a) if a.route_mode == RouteMode::Direct && self.backing.is_empty() => {
                     (Vec2::new(a.target.x, a.target.z), true)
+                }
+                Some(a) if a.route_mode == RouteMode::Direct => {
+                    let me = self.agents.id_of(slot);
+                    match self.backing.iter().find(|b| b.0 == me) {
+                        // Giving way in a standoff: straight away from where the other stood.
+                        Some(&(_, from, _)) => {
+                            let p = Vec2::new(a.position.x, a.position.z);
+                            let away = (p - from).try_normalize().unwrap_or(-a.heading);
+                            (p + away * a.fov_range.max(4.0 * a.radius), false)
+                        }
+                        None => (Vec2::new(a.target.x, a.target.z), true),
+                    }
                 }
                 _ => self.route(slot),
             };
@@ -1456,8 +1549,10 @@ impl Crowd {
 
     /// Writes the bodies back to their agents: on one thread in body order, each to its slot;
     /// on several in slot order, each slot finding its body by rank.
+    /// Returns whether an agent walking straight at its target has been blocked against the same
+    /// agent for [`STANDOFF_TIME`].
     #[inline(never)]
-    fn write_back(&mut self, dt: f32, threads: usize) {
+    fn write_back(&mut self, dt: f32, threads: usize) -> bool {
         let light = (threads, MIN_LIGHT_PER_THREAD);
         let single = one_thread(light, self.agents.items.len());
         if !single {
@@ -1472,6 +1567,10 @@ impl Crowd {
         } = &mut self.agents;
         let (bodies, decisions, finals) = (&self.bodies, &self.decisions, &self.finals);
         let (rank, obstacle_ids) = (&self.rank, &self.obstacle_ids);
+        // Whether an agent walking straight at its target has been blocked against the same
+        // agent for STANDOFF_TIME (then `break_standoffs` looks for pairs).
+        let standoff_seen = &core::sync::atomic::AtomicBool::new(false);
+        let now = self.sub_steps;
         let write = |a: &mut Agent, k: usize| {
             let b = &bodies[k];
             let d = &decisions[b.decision as usize];
@@ -1485,6 +1584,7 @@ impl Crowd {
                 a.state = AgentState::Invalid;
                 return;
             }
+            let (was_agent, was_id) = (a.hit.kind == HitKind::Agent, a.hit.id);
             a.position.x = p.x;
             a.position.z = p.y;
             a.yaw = d.yaw;
@@ -1511,6 +1611,20 @@ impl Crowd {
                 point: Vec3::new(d.hit.point.x, y, d.hit.point.y),
                 normal: Vec3::new(d.hit.normal.x, 0.0, d.hit.normal.y),
             };
+            // Blocked against the same agent as the sub-step before: the standoff goes on
+            // (from a sub-step not blocked so, it starts again).
+            if a.state == AgentState::Blocked
+                && d.hit.kind == HitKind::Agent
+                && was_agent
+                && was_id == hit_id
+            {
+                let on = a.standoff_step + 1 == now;
+                a.standoff = if on { a.standoff + dt } else { dt };
+                a.standoff_step = now;
+                if a.standoff >= STANDOFF_TIME && a.route_mode == RouteMode::Direct {
+                    standoff_seen.store(true, Ordering::Relaxed);
+                }
+            }
         };
         if single {
             // In body order (the step's arrays read in sequence), each written to its slot.
@@ -1533,6 +1647,7 @@ impl Crowd {
                 }
             });
         }
+        standoff_seen.load(Ordering::Relaxed)
     }
 
     /// The overlap guard, after the projection (which a dense crush can leave unconverged):
