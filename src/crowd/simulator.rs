@@ -1068,12 +1068,12 @@ impl Crowd {
 
     /// Ends the standoffs of agents walking straight at their targets: two of them blocked
     /// against each other, head on, for [`STANDOFF_TIME`] (each the other's hit, each standing
-    /// ahead of the other on its way to its target, within about 70°), as in a passage one agent wide, where
-    /// neither the side bias nor pushing gets either through and neither plans a way round
-    /// (planned agents give way at once, see [`Crowd::yield_to`]). Of the two, the lower
-    /// priority (of equals, the later slot) backs off, straight away from where the other
-    /// stands, for [`BACK_OFF_TIME`]; the other follows it out, and then they pass. Serial, in
-    /// slot order, after the write-back: the same for any thread count.
+    /// ahead of the other on its way to its target, within about 70°), as in a passage one
+    /// agent wide, where neither the side bias nor pushing gets either through and neither
+    /// plans a way round (planned agents give way at once, see [`Crowd::yield_to`]). Of the
+    /// two, the lower priority (of equals, the later slot) backs off, straight away from where
+    /// the other stands, for [`BACK_OFF_TIME`]; the other follows it out, and then they pass.
+    /// Serial, in slot order, after the write-back: the same for any thread count.
     fn break_standoffs(&mut self) {
         let now = self.sub_steps;
         let standing = |a: &Agent| {
