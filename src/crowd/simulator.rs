@@ -329,6 +329,15 @@ fn retarget(a: &mut Agent, target: Vec3, arrival_radius: f32) {
     }
 }
 
+/// Whether `b` stands in `a`'s way to `to`: within the angle whose cosine is `cos` (> 0) of
+/// the direction from `a` to `to` (false when either direction is undefined).
+fn in_way(a: &Agent, to: Vec2, b: &Agent, cos: f32) -> bool {
+    let p = Vec2::new(a.position.x, a.position.z);
+    let to = (to - p).try_normalize();
+    let off = (Vec2::new(b.position.x, b.position.z) - p).try_normalize();
+    matches!((to, off), (Some(t), Some(o)) if t.dot(o) > cos)
+}
+
 fn check_body(speed: f32, radius: f32) -> Result<(), CrowdError> {
     check_finite(&[speed, radius])?;
     check(speed >= 0.0 && radius > 0.0)
@@ -977,13 +986,7 @@ impl Crowd {
         // Each stands right in the other's way to its route point (agents jostling into their
         // places near their targets, or pressed together at a door, face any way and touch
         // at any side).
-        let in_way = |a: &Agent, b: &Agent| {
-            let p = Vec2::new(a.position.x, a.position.z);
-            let to = (a.plan.0 - p).try_normalize().unwrap_or(Vec2::ZERO);
-            let off = (Vec2::new(b.position.x, b.position.z) - p).try_normalize();
-            off.is_some_and(|o| o.dot(to) > 0.7)
-        };
-        let opposite = in_way(a, other) && in_way(other, a);
+        let opposite = in_way(a, a.plan.0, other, 0.7) && in_way(other, other.plan.0, a, 0.7);
         if other.hit.kind != HitKind::Agent
             || other.hit.id != self.agents.id_of(slot)
             || !stuck
@@ -1095,15 +1098,13 @@ impl Crowd {
             if !standing(other) || other.hit.id != self.agents.id_of(slot) {
                 continue;
             }
-            let in_way = |a: &Agent, b: &Agent| {
-                let p = Vec2::new(a.position.x, a.position.z);
-                let to = (Vec2::new(a.target.x, a.target.z) - p).try_normalize();
-                let off = (Vec2::new(b.position.x, b.position.z) - p).try_normalize();
-                matches!((to, off), (Some(t), Some(o)) if t.dot(o) > STANDOFF_AHEAD)
-            };
+            let target = |a: &Agent| Vec2::new(a.target.x, a.target.z);
             let yields =
                 a.priority < other.priority || (a.priority == other.priority && slot > other_slot);
-            if yields && in_way(a, other) && in_way(other, a) {
+            if yields
+                && in_way(a, target(a), other, STANDOFF_AHEAD)
+                && in_way(other, target(other), a, STANDOFF_AHEAD)
+            {
                 let at = Vec2::new(other.position.x, other.position.z);
                 self.backing_off.push((slot, other_slot, at));
             }

@@ -202,7 +202,6 @@ namespace Wayfarer.Crowd
         {
             Wf.Fits(ids, count, "count");
             Wf.Fits(targets, count, "count");
-            int radii = arrivalRadii == null ? 0 : count;
             if (arrivalRadii != null)
             {
                 Wf.Fits(arrivalRadii, count, "count");
@@ -211,10 +210,9 @@ namespace Wayfarer.Crowd
             fixed (Vector3* t = targets)
             fixed (float* r = arrivalRadii)
             {
-                Wf.Check(NativeMethods.wf_crowd_set_targets(handle.Ptr, i, Wf.Size(count), (float*)t, Wf.Size(count),
-                    r, Wf.Size(radii)), "wf_crowd_set_targets");
+                // An empty radii array pins to NULL, as null does: with count 0 the same call.
+                SetTargets(i, count, t, r);
             }
-            GC.KeepAlive(handle);
         }
 
         /// <summary>Seed 003's steering: turn rate (rad/s), FOV range and half angle (radians), repel force.</summary>
@@ -272,7 +270,6 @@ namespace Wayfarer.Crowd
         {
             Wf.Fits(ids, count, "count");
             Wf.Fits(positions, count, "count");
-            int yawCount = yaws == null ? 0 : count;
             if (yaws != null)
             {
                 Wf.Fits(yaws, count, "count");
@@ -281,10 +278,8 @@ namespace Wayfarer.Crowd
             fixed (Vector3* p = positions)
             fixed (float* y = yaws)
             {
-                Wf.Check(NativeMethods.wf_crowd_set_positions(handle.Ptr, i, Wf.Size(count), (float*)p,
-                    Wf.Size(count), y, Wf.Size(yawCount)), "wf_crowd_set_positions");
+                SetPositions(i, count, p, y);
             }
-            GC.KeepAlive(handle);
         }
 
         /// <summary>A round obstacle (a sphere or upright capsule seen from above).</summary>
@@ -370,10 +365,8 @@ namespace Wayfarer.Crowd
             fixed (uint* i = ids)
             fixed (Vector3* v = velocities)
             {
-                Wf.Check(NativeMethods.wf_crowd_read_velocities(handle.Ptr, i, Wf.Size(count), (float*)v,
-                    Wf.Size(Wf.Len(velocities))), "wf_crowd_read_velocities");
+                ReadVelocities(i, count, v, Wf.Len(velocities));
             }
-            GC.KeepAlive(handle);
         }
 
         /// <summary>What each agent's avoidance ray hit in the last step: kind, id of the thing hit,
