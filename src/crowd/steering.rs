@@ -22,6 +22,13 @@
 //! waypoint leg, the way the route goes when it clearly goes one way), so agents slide around
 //! walls instead of stopping at them.
 //!
+//! **Hold a swerve**: with no agent on a collision course and nobody within its walk-ahead
+//! reach, an agent whose last step's hit was a walker that is still coming closer and now
+//! passes within two radius sums keeps part of its heading — all of it at a miss of one radius
+//! sum, none at two — instead of turning straight back to its route point, until that walker
+//! has passed (so two agents meeting head on swerve once, instead of swerving and turning back
+//! every other step).
+//!
 //! **Turn and walk**: yaw turns toward d by at most `max_turn_rate · dt`; the agent walks along
 //! its new forward at v · max(0, cos(angle left to turn)) (it slows while turning round),
 //! inside the last `speed × 0.5 s` before its target at a speed that brakes toward it, and
@@ -53,7 +60,9 @@
 //! hit, one of them making no headway (a head-on block, which in a passage one agent wide
 //! neither the side bias nor pushing resolves), are parted by one of them giving way for 4 s: the lower priority (of equals, the
 //! later slot; an agent that does not plan its route cannot, so the other does) routes round
-//! the spot where the other stood, or, with no way round, backs off from it.
+//! the spot where the other stood, or, with no way round, backs off from it. A planned agent
+//! blocked against the same agent for `PATIENCE` (4 s), that one on a way at least 60° off its
+//! own (a knot of crossing flows), gives way so too.
 //!
 //! **Project**: after moving, overlapping agents are pushed apart (Jacobi iterations; each pair
 //! split by priority: 50/50 for equals, 90/10 when one is lower), then every agent is pushed out
@@ -155,6 +164,8 @@ pub(crate) struct Body {
     pub steer_to: Vec2,
     pub arrival_radius: f32,
     pub settled_at: f32,
+    /// Storage slot of the agent it steered away from last step (`u32::MAX`: none).
+    pub last_hit: u32,
 }
 
 /// What the projection, the overlap guard and the write-back know about one agent after its
@@ -340,6 +351,8 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     // The nearest candidate among those the cull dropped.
     let mut nearest_culled = f32::INFINITY;
     let mut nearest2 = f32::INFINITY;
+    // How much of its heading to hold, and the near miss it holds it for (see below).
+    let mut hold = (0.0f32, HitOut::default());
     let mut visit = |j: usize| {
         let x = w.pos[j] - b.pos;
         let d2 = x.length_squared();
@@ -403,6 +416,23 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             let c = d2 - r * r;
             let disc = bq * bq - a * c;
             if disc <= 0.0 {
+                // A near miss of the walker it steered away from last step (see `hold`).
+                if o.slot == b.last_hit && !o.arrived {
+                    let ts = bq / a;
+                    let miss = (d2 - bq * ts).max(0.0).sqrt();
+                    if miss < 2.0 * r && ts < horizon {
+                        let n = (v * ts - x).try_normalize().unwrap_or(-x / dd);
+                        hold = (
+                            ((2.0 * r - miss) / r).min(1.0),
+                            HitOut {
+                                kind: HitKind::Agent,
+                                index: o.slot,
+                                point: b.pos + v_i * ts - n * (miss - o.radius),
+                                normal: n,
+                            },
+                        );
+                    }
+                }
                 return;
             }
             let t = c / (bq + disc.sqrt());
@@ -483,6 +513,15 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
                 // SAFETY: `Kernels::detect` found AVX2 (at either level).
                 let (k, near) = unsafe { survivors_avx2(&me, w.bodies, chunk) };
                 keep = k;
+                // (The walker it steered away from last step is visited for its near miss,
+                // which the cull does not look for.)
+                if b.last_hit != u32::MAX {
+                    for (i, &c) in chunk.iter().enumerate() {
+                        if w.bodies[c as usize].slot == b.last_hit {
+                            keep |= 1 << i;
+                        }
+                    }
+                }
                 nearest_culled = nearest_culled.min(near);
             }
             while keep != 0 {
@@ -494,6 +533,17 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         if r >= n_runs {
             break;
         }
+    }
+    // Holding a swerve: no agent is on a collision course, but the walker it steered away from
+    // last step, still coming closer, now passes within two radius sums (the swerve is what
+    // clears it): with nobody else close, it keeps its heading instead of turning straight back
+    // to its route point — all of it for a miss by one radius sum or less, none at two — and
+    // reports that walker as its hit (so it holds on next step). (Turning straight back, two
+    // agents meeting head on each saw the other clear once it had swerved, both turned back
+    // at their full rate, met again, and swerved again: ±36° a step for 1.5 s.)
+    if min_t == f32::INFINITY && hold.0 > 0.0 && n_close == 0 && fwd.dot(g) > 0.0 {
+        dir = g.lerp(fwd, hold.0);
+        d.hit = hold.1;
     }
     // Every agent not visited is beyond look + max_radius, a gap of at least fov_range.
     let nearest2 = nearest2.min(nearest_culled);
