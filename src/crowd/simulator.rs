@@ -1372,6 +1372,7 @@ impl Crowd {
                 max_radius,
                 dt,
                 kernels: self.kernels,
+                agents: &self.agents.items,
             };
             // Blocks of STEER_BLOCK agents: each block's steers, then the turns they left
             // pending and where each body steps to, while its records are still in cache.

@@ -70,7 +70,7 @@
 
 use glam::Vec2;
 
-use super::agent::{right_of, HitKind};
+use super::agent::{right_of, Agent, AgentState, HitKind};
 use super::cull::LANES as CULL_LANES;
 #[cfg(target_arch = "x86_64")]
 use super::cull::{survivors_avx2, Looker};
@@ -268,6 +268,9 @@ pub(crate) struct World<'a> {
     pub dt: f32,
     /// The lane builds for this CPU.
     pub kernels: Kernels,
+    /// The agents by storage slot, as they were before the step (what the steer reads of a
+    /// neighbour is also in its body; see [`near_miss`]).
+    pub agents: &'a [Option<Agent>],
 }
 
 use super::angle::pick32;
@@ -351,8 +354,6 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     // The nearest candidate among those the cull dropped.
     let mut nearest_culled = f32::INFINITY;
     let mut nearest2 = f32::INFINITY;
-    // How much of its heading to hold, and the near miss it holds it for (see below).
-    let mut hold = (0.0f32, HitOut::default());
     let mut visit = |j: usize| {
         let x = w.pos[j] - b.pos;
         let d2 = x.length_squared();
@@ -416,23 +417,6 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             let c = d2 - r * r;
             let disc = bq * bq - a * c;
             if disc <= 0.0 {
-                // A near miss of the walker it steered away from last step (see `hold`).
-                if o.slot == b.last_hit && !o.arrived {
-                    let ts = bq / a;
-                    let miss = (d2 - bq * ts).max(0.0).sqrt();
-                    if miss < 2.0 * r && ts < horizon {
-                        let n = (v * ts - x).try_normalize().unwrap_or(-x / dd);
-                        hold = (
-                            ((2.0 * r - miss) / r).min(1.0),
-                            HitOut {
-                                kind: HitKind::Agent,
-                                index: o.slot,
-                                point: b.pos + v_i * ts - n * (miss - o.radius),
-                                normal: n,
-                            },
-                        );
-                    }
-                }
                 return;
             }
             let t = c / (bq + disc.sqrt());
@@ -513,15 +497,6 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
                 // SAFETY: `Kernels::detect` found AVX2 (at either level).
                 let (k, near) = unsafe { survivors_avx2(&me, w.bodies, chunk) };
                 keep = k;
-                // (The walker it steered away from last step is visited for its near miss,
-                // which the cull does not look for.)
-                if b.last_hit != u32::MAX {
-                    for (i, &c) in chunk.iter().enumerate() {
-                        if w.bodies[c as usize].slot == b.last_hit {
-                            keep |= 1 << i;
-                        }
-                    }
-                }
                 nearest_culled = nearest_culled.min(near);
             }
             while keep != 0 {
@@ -541,9 +516,11 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     // reports that walker as its hit (so it holds on next step). (Turning straight back, two
     // agents meeting head on each saw the other clear once it had swerved, both turned back
     // at their full rate, met again, and swerved again: ±36° a step for 1.5 s.)
-    if min_t == f32::INFINITY && hold.0 > 0.0 && n_close == 0 && fwd.dot(g) > 0.0 {
-        dir = g.lerp(fwd, hold.0);
-        d.hit = hold.1;
+    if b.last_hit != u32::MAX && min_t == f32::INFINITY && n_close == 0 && fwd.dot(g) > 0.0 {
+        if let Some((share, hit)) = near_miss(w, b, look, g, v_i, horizon) {
+            dir = g.lerp(fwd, share);
+            d.hit = hit;
+        }
     }
     // Every agent not visited is beyond look + max_radius, a gap of at least fov_range.
     let nearest2 = nearest2.min(nearest_culled);
@@ -777,6 +754,55 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let (yaw, heading) = turn(turn_in);
     walk(b, &mut d, yaw, heading, &close[..n_close], w.dt);
     d
+}
+
+/// The hold of agent `b` (see `steer`, *Holding a swerve*) for the walker it steered away
+/// from last step, which `b` sees (its mask, its reach, its field of view) and did not find on
+/// a collision course walking along `g` at `v_i`: the share of its heading to hold — 1 for a
+/// miss by one radius sum or less, 0 at two — and the near miss as a hit, or `None`. The walker
+/// is read from its agent record (its body, somewhere in the steer's order, holds the same
+/// position, velocity, radius, layer and state).
+#[inline(never)]
+fn near_miss(
+    w: &World,
+    b: &Body,
+    look: f32,
+    g: Vec2,
+    v_i: Vec2,
+    horizon: f32,
+) -> Option<(f32, HitOut)> {
+    let o = w.agents.get(b.last_hit as usize)?.as_ref()?;
+    if matches!(o.state, AgentState::Arrived | AgentState::Invalid) || b.mask & o.layer == 0 {
+        return None;
+    }
+    let x = Vec2::new(o.position.x, o.position.z) - b.pos;
+    let d2 = x.length_squared();
+    let reach = look + o.radius;
+    let r = b.radius + o.radius;
+    let dd = d2.sqrt();
+    if d2 > reach * reach || dd < r || (dd > r && b.fwd.dot(x).max(g.dot(x)) < dd * b.cos_half_fov)
+    {
+        return None;
+    }
+    // Coming closer, and passing clear of the disc of both radii (else the steer pushed).
+    let v = v_i - o.velocity;
+    let (a, bq) = (v.length_squared(), x.dot(v));
+    if bq <= 0.0 || a < 1e-12 || bq * bq - a * (d2 - r * r) > 0.0 {
+        return None;
+    }
+    let ts = bq / a;
+    let miss = (d2 - bq * ts).max(0.0).sqrt();
+    if miss >= 2.0 * r || ts >= horizon {
+        return None;
+    }
+    let n = (v * ts - x).try_normalize().unwrap_or(-x / dd);
+    let hit = HitOut {
+        kind: HitKind::Agent,
+        index: b.last_hit,
+        point: b.pos + v_i * ts - n * (miss - o.radius),
+        normal: n,
+    };
+    Some((((2.0 * r - miss) / r).min(1.0), hit))
 }
 
 /// The end of a steer decision (its `want`, `block` and `pref_speed` set) once its turn is
