@@ -1093,9 +1093,9 @@ impl Crowd {
     /// their knots: one blocked against the same agent for [`PATIENCE`], that agent on a way
     /// at least 60° off its own (crossing flows wedged among obstacles, where no two stand
     /// head on), routes round where that agent stands for as long as a head-on give-way.
-    /// (Before, 50 of the 1 000 planned agents of the speed benchmark's scene stood in such a
-    /// knot for good once their turning was smoothed, and 83 of 1 200 without.) Those queueing
-    /// behind one another (as at a door) wait their turn.
+    /// (Before, 83 of the 1 200 planned agents of the speed benchmark's scene stood in such a
+    /// knot for good, and 50 of 1 000 once agents held their swerves, see `steering`.) Those
+    /// queueing behind one another (as at a door) wait their turn.
     ///
     /// Serial, in slot order, after the write-back: the same for any thread count.
     fn break_standoffs(&mut self) {
