@@ -86,6 +86,19 @@ fn two_way_hallway() {
 }
 
 #[test]
+fn longer_queues_in_the_hallway_start_inside_it_and_arrive() {
+    // 40 agents each way in 3 and 4 m hallways: 20 and 14 rows, reaching 49 and 43 m out. With
+    // walls fixed at ±40 m the last rows started beyond the walls' ends, were pushed round them
+    // and stayed behind them (at the session start 18 and 5 of the 80 were short after
+    // 500 s); the walls now reach past the last row.
+    for width in [3.0f32, 4.0] {
+        let mut s = Scenario::hallway(40, width);
+        let r = s.run(300.0, 1, None);
+        check_common(&format!("hallway 2 x 40, {width} m"), &r);
+    }
+}
+
+#[test]
 fn random_obstacle_field() {
     for seed in [7, 11] {
         let mut s = Scenario::obstacle_field(40, 40, seed);

@@ -169,18 +169,22 @@ impl Scenario {
         s
     }
 
-    /// A corridor `width` wide along x with walls as segments; `n` agents each way.
+    /// A corridor `width` wide along x with walls as segments; `n` agents each way, in rows
+    /// 1 m apart from 30 m out, every row inside the walls (80 m long, longer when the rows
+    /// reach past 39 m).
     pub fn hallway(n: usize, width: f32) -> Self {
         let mut s = Self::empty("hallway", 2 * n);
+        let lanes = ((width - 0.8) / 0.9).floor().max(1.0) as usize;
+        let rows = n.div_ceil(lanes);
+        let half = (31.0 + rows.saturating_sub(1) as f32).max(40.0);
         for z in [-width / 2.0, width / 2.0] {
             s.crowd
                 .add_obstacle(Obstacle::Wall {
-                    a: Vec3::new(-40.0, 0.0, z),
-                    b: Vec3::new(40.0, 0.0, z),
+                    a: Vec3::new(-half, 0.0, z),
+                    b: Vec3::new(half, 0.0, z),
                 })
                 .expect("valid wall");
         }
-        let lanes = ((width - 0.8) / 0.9).floor().max(1.0) as usize;
         for i in 0..n {
             let (row, lane) = ((i / lanes) as f32, (i % lanes) as f32);
             let z = -width / 2.0 + 0.6 + lane * 0.9;
