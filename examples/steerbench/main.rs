@@ -2,8 +2,11 @@
 //! prints the SteerBench metrics per case.
 //!
 //! `cargo run --release --example steerbench -- <file-or-folder> [--svg DIR] [--threads N]
-//! [--dt S] [--seed N] [--max-time S]` (simulated seconds per case: the case's own
-//! timeDuration, at most `--max-time`, default 1000).
+//! [--dt S] [--seed N] [--seeds K] [--max-time S]` (simulated seconds per case: the case's own
+//! timeDuration, at most `--max-time`, default 1000). `--seeds K` runs every case with the
+//! seeds N … N + K − 1 of its random regions and prints, per case, the means over them (with
+//! the least and most agent–agent collisions and last arrival): crowded cases are chaotic,
+//! and one seed can mislead. The goals are checked on every run.
 //!
 //! The SteerSuite cases are GPLv3 test data; read them from where they are (e.g.
 //! `../shared/steersuite`), do not copy them into this project.
@@ -24,6 +27,7 @@ struct Options {
     threads: usize,
     dt: f32,
     seed: u64,
+    seeds: u64,
     max_time: f32,
 }
 
@@ -34,6 +38,7 @@ fn options() -> Result<Options, String> {
         threads: 1,
         dt: 0.1,
         seed: 1,
+        seeds: 1,
         max_time: 1000.0,
     };
     let mut args = std::env::args().skip(1);
@@ -47,12 +52,19 @@ fn options() -> Result<Options, String> {
                 o.max_time = value("--max-time")?.parse().map_err(|e| format!("{e}"))?
             }
             "--seed" => o.seed = value("--seed")?.parse().map_err(|e| format!("{e}"))?,
+            "--seeds" => {
+                o.seeds = value("--seeds")?.parse().map_err(|e| format!("{e}"))?;
+                if o.seeds == 0 {
+                    return Err("--seeds needs at least 1".into());
+                }
+            }
             _ => o.inputs.push(a.into()),
         }
     }
     if o.inputs.is_empty() {
         return Err(
-            "usage: steerbench <file-or-folder>... [--svg DIR] [--threads N] [--dt S] [--seed N]"
+            "usage: steerbench <file-or-folder>... [--svg DIR] [--threads N] [--dt S] [--seed N] \
+             [--seeds K] [--max-time S]"
                 .into(),
         );
     }
@@ -158,91 +170,72 @@ fn main() {
                 continue;
             }
         };
-        let mut case = match loader::load(
-            &text,
-            &f.file_stem().map_or("case".into(), |s| s.to_string_lossy()),
-            o.seed,
-        ) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("{}: {e}", f.display());
-                failures.push(format!("{}: {e}", f.display()));
-                continue;
+        let name = f.file_stem().map_or("case".into(), |s| s.to_string_lossy());
+        let mut runs = Vec::new();
+        for seed in o.seed..o.seed + o.seeds {
+            let mut case = match loader::load(&text, &name, seed) {
+                Ok(c) => c,
+                Err(e) => {
+                    eprintln!("{}: {e}", f.display());
+                    failures.push(format!("{}: {e}", f.display()));
+                    break;
+                }
+            };
+            let mut trace = Vec::new();
+            let limit = case.time_limit.min(o.max_time);
+            // (The trajectories of the first seed only.)
+            let draw_it = o.svg.is_some() && runs.is_empty();
+            let m = metrics::run(
+                &mut case,
+                o.dt,
+                o.threads,
+                limit,
+                draw_it.then_some(&mut trace),
+            );
+            let label = if o.seeds > 1 {
+                format!("{} (seed {seed})", case.name)
+            } else {
+                case.name.clone()
+            };
+            check(&label, &m, &mut failures);
+            total_agents += m.agents;
+            total_arrived += m.arrived;
+            total_aa += m.agent_collisions;
+            total_ao += m.obstacle_collisions;
+            worst_pen = worst_pen.max(m.max_agent_penetration);
+            if let (true, Some(dir)) = (draw_it, &o.svg) {
+                let path = dir.join(format!("{}.svg", case.name));
+                if let Err(e) = draw(&case, &trace, &path) {
+                    eprintln!("{}: {e}", path.display());
+                }
             }
-        };
-        let mut trace = Vec::new();
-        let limit = case.time_limit.min(o.max_time);
-        let m = metrics::run(
-            &mut case,
-            o.dt,
-            o.threads,
-            limit,
-            o.svg.as_ref().map(|_| &mut trace),
-        );
-        println!(
-            "| {} | {} | {:.1} % | {} | {} | {:.1} | {:.4} | {:.1} / {:.1} | {:.2} | {:.3} | {:.1} | {:.1} | {:.3} | {:.1} | {} | {:.3} |",
-            case.name,
-            m.agents,
-            100.0 * m.arrived as f32 / m.agents.max(1) as f32,
-            m.agent_collisions,
-            m.obstacle_collisions,
-            100.0 * m.max_agent_penetration,
-            m.max_obstacle_penetration,
-            m.mean_time,
-            m.max_time,
-            m.time_ratio,
-            m.path_ratio,
-            m.sum_dv,
-            m.energy,
-            m.energy_ratio,
-            100.0 * m.zig_zag,
-            m.steps,
-            m.wall_ms / m.steps.max(1) as f64,
-        );
-        total_agents += m.agents;
-        total_arrived += m.arrived;
-        total_aa += m.agent_collisions;
-        total_ao += m.obstacle_collisions;
-        worst_pen = worst_pen.max(m.max_agent_penetration);
-        if m.arrived < m.agents {
-            failures.push(format!(
-                "{}: {} of {} arrived ({} could not have in {:.0} s even walking straight; \
-                 {} still moving, {} blocked, {} other)",
-                case.name,
-                m.arrived,
-                m.agents,
-                m.unreachable,
-                m.simulated,
-                m.unfinished[0],
-                m.unfinished[1],
-                m.unfinished[2]
-            ));
+            runs.push(m);
         }
-        if m.obstacle_collisions > 0 {
-            failures.push(format!(
-                "{}: {} agent-obstacle overlaps",
-                case.name, m.obstacle_collisions
-            ));
-        }
-        if m.max_agent_penetration > 0.05 {
-            failures.push(format!(
-                "{}: agent overlap {:.1} % of a radius",
-                case.name,
-                100.0 * m.max_agent_penetration
-            ));
-        }
-        if let Some(dir) = &o.svg {
-            let path = dir.join(format!("{}.svg", case.name));
-            if let Err(e) = draw(&case, &trace, &path) {
-                eprintln!("{}: {e}", path.display());
-            }
+        if !runs.is_empty() {
+            println!("{}", row(&name, &runs));
         }
     }
     println!();
+    if o.seeds > 1 {
+        println!(
+            "(each row: means over seeds {}–{}; agent-agent collisions and the last arrival also \
+             least–most)",
+            o.seed,
+            o.seed + o.seeds - 1
+        );
+    }
+    let runs = if o.seeds > 1 {
+        format!(
+            "{} cases × {} seeds, {} agent runs",
+            files.len(),
+            o.seeds,
+            total_agents
+        )
+    } else {
+        format!("{} cases, {} agents", files.len(), total_agents)
+    };
     println!(
-        "{} cases, {} agents: {:.1} % arrived, {} agent-agent and {} agent-obstacle collisions, deepest agent overlap {:.1} % of a radius",
-        files.len(),
-        total_agents,
+        "{runs}: {:.1} % arrived, {} agent-agent and {} agent-obstacle collisions, deepest agent overlap {:.1} % of a radius",
         100.0 * total_arrived as f32 / total_agents.max(1) as f32,
         total_aa,
         total_ao,
@@ -258,4 +251,87 @@ fn main() {
             println!("  {f}");
         }
     }
+}
+
+/// Notes in `failures` every goal run `m` of case `label` missed.
+fn check(label: &str, m: &metrics::Metrics, failures: &mut Vec<String>) {
+    if m.arrived < m.agents {
+        failures.push(format!(
+            "{label}: {} of {} arrived ({} could not have in {:.0} s even walking straight; \
+             {} still moving, {} blocked, {} other)",
+            m.arrived,
+            m.agents,
+            m.unreachable,
+            m.simulated,
+            m.unfinished[0],
+            m.unfinished[1],
+            m.unfinished[2]
+        ));
+    }
+    if m.obstacle_collisions > 0 {
+        failures.push(format!(
+            "{label}: {} agent-obstacle overlaps",
+            m.obstacle_collisions
+        ));
+    }
+    if m.max_agent_penetration > 0.05 {
+        failures.push(format!(
+            "{label}: agent overlap {:.1} % of a radius",
+            100.0 * m.max_agent_penetration
+        ));
+    }
+}
+
+/// The table row of case `name` over its runs (one per seed): a run's own figures, or the
+/// means over the runs, with the least and most agent–agent collisions and last arrival, the
+/// deepest overlaps and the most agent–obstacle collisions.
+fn row(name: &str, runs: &[metrics::Metrics]) -> String {
+    let k = runs.len() as f64;
+    let mean = |f: &dyn Fn(&metrics::Metrics) -> f64| runs.iter().map(f).sum::<f64>() / k;
+    let most = |f: &dyn Fn(&metrics::Metrics) -> f64| runs.iter().map(f).fold(f64::MIN, f64::max);
+    let least = |f: &dyn Fn(&metrics::Metrics) -> f64| runs.iter().map(f).fold(f64::MAX, f64::min);
+    let collisions = |m: &metrics::Metrics| m.agent_collisions as f64;
+    let last = |m: &metrics::Metrics| m.max_time as f64;
+    let (aa, time_max) = if runs.len() == 1 {
+        (
+            format!("{}", runs[0].agent_collisions),
+            format!("{:.1}", runs[0].max_time),
+        )
+    } else {
+        (
+            format!(
+                "{:.0} ({:.0}–{:.0})",
+                mean(&collisions),
+                least(&collisions),
+                most(&collisions)
+            ),
+            format!(
+                "{:.1} ({:.1}–{:.1})",
+                mean(&last),
+                least(&last),
+                most(&last)
+            ),
+        )
+    };
+    let steps = mean(&|m| m.steps as f64);
+    format!(
+        "| {} | {} | {:.1} % | {} | {} | {:.1} | {:.4} | {:.1} / {} | {:.2} | {:.3} | {:.1} | {:.1} | {:.3} | {:.1} | {:.0} | {:.3} |",
+        name,
+        runs[0].agents,
+        100.0 * mean(&|m| m.arrived as f64 / m.agents.max(1) as f64),
+        aa,
+        most(&|m| m.obstacle_collisions as f64),
+        100.0 * most(&|m| m.max_agent_penetration as f64),
+        most(&|m| m.max_obstacle_penetration as f64),
+        mean(&|m| m.mean_time as f64),
+        time_max,
+        mean(&|m| m.time_ratio as f64),
+        mean(&|m| m.path_ratio as f64),
+        mean(&|m| m.sum_dv as f64),
+        mean(&|m| m.energy as f64),
+        mean(&|m| m.energy_ratio as f64),
+        100.0 * mean(&|m| m.zig_zag as f64),
+        steps,
+        mean(&|m| m.wall_ms) / steps.max(1.0),
+    )
 }
