@@ -172,7 +172,7 @@ fn main() {
         };
         let name = f.file_stem().map_or("case".into(), |s| s.to_string_lossy());
         let mut runs = Vec::new();
-        for seed in o.seed..o.seed + o.seeds {
+        for seed in o.seed..o.seed.saturating_add(o.seeds) {
             let mut case = match loader::load(&text, &name, seed) {
                 Ok(c) => c,
                 Err(e) => {
@@ -221,7 +221,7 @@ fn main() {
             "(each row: means over seeds {}–{}; agent-agent collisions and the last arrival also \
              least–most)",
             o.seed,
-            o.seed + o.seeds - 1
+            o.seed.saturating_add(o.seeds - 1)
         );
     }
     let runs = if o.seeds > 1 {
