@@ -172,7 +172,7 @@ fn main() {
         };
         let name = f.file_stem().map_or("case".into(), |s| s.to_string_lossy());
         let mut runs = Vec::new();
-        for seed in o.seed..o.seed.saturating_add(o.seeds) {
+        for seed in o.seed..=o.seed.saturating_add(o.seeds - 1) {
             let mut case = match loader::load(&text, &name, seed) {
                 Ok(c) => c,
                 Err(e) => {
