@@ -85,6 +85,17 @@ pub const PATIENCE: f32 = 4.0;
 /// queueing one behind the other, as at a door, wait their turn).
 const PATIENCE_CROSSING: f32 = 0.5;
 
+/// How long an agent in `mode` stays blocked against the same agent before its standoff is
+/// ended (see `Crowd::break_standoffs`): [`STANDOFF_TIME`] walking straight, [`PATIENCE`]
+/// planning; never on waypoints.
+fn standoff_limit(mode: RouteMode) -> f32 {
+    match mode {
+        RouteMode::Direct => STANDOFF_TIME,
+        RouteMode::Planned => PATIENCE,
+        RouteMode::Waypoints => f32::INFINITY,
+    }
+}
+
 /// An agent's id: stable while it lives, invalid once removed. (`repr(transparent)`: a slice
 /// of ids has the layout of a `u32` array, as the C ABI passes them.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -1100,51 +1111,42 @@ impl Crowd {
     /// Serial, in slot order, after the write-back: the same for any thread count.
     fn break_standoffs(&mut self) {
         let now = self.sub_steps;
-        let standing = |a: &Agent| {
-            a.route_mode == RouteMode::Direct
-                && a.standoff >= STANDOFF_TIME
-                && a.standoff_step == now
+        // Blocked against the same agent, up to this sub-step, for its mode's limit.
+        let stood = |a: &Agent| {
+            a.standoff_step == now
                 && a.hit.kind == HitKind::Agent
+                && a.standoff >= standoff_limit(a.route_mode)
         };
         self.backing_off.clear();
         for (slot, item) in self.agents.items.iter().enumerate() {
-            let Some(a) = item else { continue };
-            if a.route_mode == RouteMode::Planned {
-                // Out of patience: routes round the agent it is blocked against (below).
-                let blocked = a.standoff >= PATIENCE && a.standoff_step == now;
-                if let (true, HitKind::Agent) = (blocked, a.hit.kind) {
-                    if let Ok(other) = self.agents.get(a.hit.id) {
-                        let way = |a: &Agent| {
-                            let p = Vec2::new(a.position.x, a.position.z);
-                            (a.plan.0 - p).normalize_or_zero()
-                        };
-                        if way(a).dot(way(other)) < PATIENCE_CROSSING {
-                            let at = Vec2::new(other.position.x, other.position.z);
-                            self.backing_off
-                                .push((slot, (a.hit.id & SLOT_MASK) as usize, at));
-                        }
-                    }
-                }
+            let Some(a) = item.as_ref().filter(|a| stood(a)) else {
                 continue;
-            }
-            if !standing(a) {
-                continue;
-            }
+            };
             let Ok(other) = self.agents.get(a.hit.id) else {
                 continue;
             };
             let other_slot = (a.hit.id & SLOT_MASK) as usize;
-            if !standing(other) || other.hit.id != self.agents.id_of(slot) {
-                continue;
-            }
-            let target = |a: &Agent| Vec2::new(a.target.x, a.target.z);
-            let yields =
-                a.priority < other.priority || (a.priority == other.priority && slot > other_slot);
-            if yields
-                && in_way(a, target(a), other, STANDOFF_AHEAD)
-                && in_way(other, target(other), a, STANDOFF_AHEAD)
-            {
-                let at = Vec2::new(other.position.x, other.position.z);
+            let at = Vec2::new(other.position.x, other.position.z);
+            let ends = if a.route_mode == RouteMode::Planned {
+                // Out of patience, unless queueing behind the other.
+                let way = |a: &Agent| {
+                    let p = Vec2::new(a.position.x, a.position.z);
+                    (a.plan.0 - p).normalize_or_zero()
+                };
+                way(a).dot(way(other)) < PATIENCE_CROSSING
+            } else {
+                // Walking straight: a pair, each the other's hit, head on; the lower gives way.
+                let target = |a: &Agent| Vec2::new(a.target.x, a.target.z);
+                let yields = a.priority < other.priority
+                    || (a.priority == other.priority && slot > other_slot);
+                other.route_mode == RouteMode::Direct
+                    && stood(other)
+                    && other.hit.id == self.agents.id_of(slot)
+                    && yields
+                    && in_way(a, target(a), other, STANDOFF_AHEAD)
+                    && in_way(other, target(other), a, STANDOFF_AHEAD)
+            };
+            if ends {
                 self.backing_off.push((slot, other_slot, at));
             }
         }
@@ -1619,8 +1621,8 @@ impl Crowd {
         } = &mut self.agents;
         let (bodies, decisions, finals) = (&self.bodies, &self.decisions, &self.finals);
         let (rank, obstacle_ids) = (&self.rank, &self.obstacle_ids);
-        // Whether an agent walking straight at its target has been blocked against the same
-        // agent for STANDOFF_TIME (then `break_standoffs` looks for pairs).
+        // Whether an agent has been blocked against the same agent for its mode's
+        // `standoff_limit` (then `break_standoffs` looks for standoffs to end).
         let standoff_seen = &core::sync::atomic::AtomicBool::new(false);
         let now = self.sub_steps;
         let write = |a: &mut Agent, k: usize| {
@@ -1673,9 +1675,7 @@ impl Crowd {
                 let on = a.standoff_step + 1 == now;
                 a.standoff = if on { a.standoff + dt } else { dt };
                 a.standoff_step = now;
-                if (a.standoff >= STANDOFF_TIME && a.route_mode == RouteMode::Direct)
-                    || (a.standoff >= PATIENCE && a.route_mode == RouteMode::Planned)
-                {
+                if a.standoff >= standoff_limit(a.route_mode) {
                     standoff_seen.store(true, Ordering::Relaxed);
                 }
             }
