@@ -426,6 +426,7 @@ fn body_of(a: &Agent, g: &Gathered, pos: Vec2) -> Body {
         } else {
             u32::MAX
         },
+        direct: a.route_mode == RouteMode::Direct,
     }
 }
 

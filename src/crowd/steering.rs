@@ -166,6 +166,8 @@ pub(crate) struct Body {
     pub settled_at: f32,
     /// Storage slot of the agent it steered away from last step (`u32::MAX`: none).
     pub last_hit: u32,
+    /// It walks straight at its target (route [`RouteMode::Direct`](super::RouteMode)).
+    pub direct: bool,
 }
 
 /// What the projection, the overlap guard and the write-back know about one agent after its
@@ -655,8 +657,12 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             } else {
                 -tan0
             }
-        } else if !b.final_leg && follow.abs() > SLIDE_FOLLOW {
-            // On a planned or waypoint leg the route knows the way round: follow it.
+        } else if (!b.final_leg || (b.direct && best == f32::NEG_INFINITY && shape.at_corner(n)))
+            && follow.abs() > SLIDE_FOLLOW
+        {
+            // On a planned or waypoint leg the route knows the way round: follow it. Walking
+            // straight at a target away from the shape, round a corner it meets at a slant:
+            // the way that goes on toward the target.
             if follow > 0.0 {
                 tan0
             } else {
