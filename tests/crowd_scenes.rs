@@ -108,6 +108,16 @@ fn random_obstacle_field() {
 }
 
 #[test]
+fn a_crowded_obstacle_field_starts_its_agents_apart_and_meets_the_goals() {
+    // 200 agents: their starts stand in two columns each side, so no two overlap (in one
+    // column they stood 0.4 m apart, overlapping by two thirds of a radius, and the deepest
+    // overlap measured was the scene's, not the step's).
+    let mut s = Scenario::obstacle_field(200, 60, 1);
+    let r = s.run(400.0, 1, None);
+    check_common("obstacle-field, 200 agents", &r);
+}
+
+#[test]
 fn a_route_cache_of_four_still_gets_everyone_through_the_obstacle_field() {
     // ~20 distinct goal blocks share a cache of 4 fields: it thrashes, but agents waiting for
     // a field search ways of their own, so every goal is still met, about as soon as with
