@@ -173,6 +173,9 @@ pub struct Agent {
     /// computing the sine and cosine again). The yaw changes only through the crowd.
     pub(crate) heading: Vec2,
     pub(crate) hit: Hit,
+    /// Which way it slid along the obstacle it hit (its `hit`): +1 along `right_of(normal)`,
+    /// −1 against it, 0 not sliding (see `steering`, *Keep sliding*).
+    pub(crate) slide: i8,
     /// Planned route point, whether it is the target, and sub-steps until it is refreshed.
     pub(crate) plan: (Vec2, bool, u32),
     pub(crate) next_waypoint: usize,
@@ -207,6 +210,7 @@ impl Agent {
             next_waypoint: 0,
             state: AgentState::Arrived,
             hit: Hit::default(),
+            slide: 0,
             velocity: Vec2::ZERO,
             settled_at: 0.0,
             plan: (Vec2::ZERO, true, 0),

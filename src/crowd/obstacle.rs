@@ -153,15 +153,6 @@ impl Shape {
         Vec2::new(-self.axis.y, self.axis.x)
     }
 
-    /// Whether `n`, a normal [`Shape::ray`] or [`Shape::contact`] gave, is a corner's: off
-    /// both axes of the shape's frame (more than a thousandth) on a shape with corners (a box
-    /// or a wall's end; a circle has none to go round).
-    #[inline]
-    pub fn at_corner(&self, n: Vec2) -> bool {
-        let local = Vec2::new(n.dot(self.axis), n.dot(self.perp())).abs();
-        self.half != Vec2::ZERO && local.min_element() > 1e-3
-    }
-
     #[inline]
     fn world_dir(&self, v: Vec2) -> Vec2 {
         self.axis * v.x + self.perp() * v.y

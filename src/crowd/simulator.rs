@@ -9,7 +9,7 @@ use glam::{Vec2, Vec3};
 
 use crate::simd::Simd;
 
-use super::agent::{forward2, Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
+use super::agent::{forward2, right_of, Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::kernels::Kernels;
 use super::obstacle::{Obstacle, Shape};
@@ -425,6 +425,16 @@ fn body_of(a: &Agent, g: &Gathered, pos: Vec2) -> Body {
             a.hit.id & SLOT_MASK
         } else {
             u32::MAX
+        },
+        last_obstacle: if a.hit.kind == HitKind::Obstacle {
+            a.hit.id & SLOT_MASK
+        } else {
+            u32::MAX
+        },
+        last_slide: if a.hit.kind == HitKind::Obstacle {
+            right_of(Vec2::new(a.hit.normal.x, a.hit.normal.z)) * f32::from(a.slide)
+        } else {
+            Vec2::ZERO
         },
         direct: a.route_mode == RouteMode::Direct,
     }
@@ -1665,6 +1675,11 @@ impl Crowd {
                 id: hit_id,
                 point: Vec3::new(d.hit.point.x, y, d.hit.point.y),
                 normal: Vec3::new(d.hit.normal.x, 0.0, d.hit.normal.y),
+            };
+            a.slide = if d.hit.kind == HitKind::Obstacle {
+                d.slide
+            } else {
+                0
             };
             // Blocked against the same agent as the sub-step before: the standoff goes on
             // (from a sub-step not blocked so, it starts again).

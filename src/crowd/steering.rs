@@ -22,6 +22,17 @@
 //! waypoint leg, the way the route goes when it clearly goes one way), so agents slide around
 //! walls instead of stopping at them.
 //!
+//! **Keep sliding**: an agent walking straight at a target away from the obstacle (route
+//! `Direct`) keeps sliding the way it slid along that obstacle last step while that way still
+//! runs along the surface (|tangent · last way| > [`SLIDE_HOLD`]); otherwise it slides the way
+//! that goes on toward its target when that clearly goes one way, and toward the nearer edge
+//! only when it walks at the surface head on. (Toward the nearer edge by the centre, an agent
+//! that reached a corner of a long box was sent back along the face it came from — at a
+//! corner that tangent leads away from the centre — and turned to and fro there for good:
+//! 152 of 336 lone agents walking at a target behind a box. Following the target's way
+//! alone, an agent sliding along a wall with its target straight behind the wall's middle
+//! turned back halfway, where the target's way swung past the middle.)
+//!
 //! **Hold a swerve**: with no agent on a collision course and nobody within its walk-ahead
 //! reach, an agent whose last step's hit was a walker that is still coming closer and now
 //! passes within two radius sums keeps part of its heading — all of it at a miss of one radius
@@ -92,9 +103,13 @@ pub const ARRIVED_SHARE: f32 = 0.25;
 pub const CREEP: f32 = 0.25;
 /// Several overlaps of one agent are averaged and scaled by this (successive over-relaxation).
 pub const PROJECTION_RELAXATION: f32 = 1.5;
-/// On a planned or waypoint leg, |tangent · route direction| above which an obstacle is slid
-/// along the route's way rather than toward its nearer edge.
+/// On a planned or waypoint leg, or walking straight at a target away from the obstacle,
+/// |tangent · route direction| above which an obstacle is slid along the route's way rather
+/// than toward its nearer edge.
 pub const SLIDE_FOLLOW: f32 = 0.3;
+/// Walking straight at a target away from an obstacle, |tangent · the way it slid along that
+/// obstacle last step| above which it keeps sliding that way (see *Keep sliding*).
+pub const SLIDE_HOLD: f32 = 0.5;
 /// Candidate neighbours buffered per steer query before they are visited.
 const CANDIDATES: usize = 64;
 /// Rows of cells a steer query usually spans (its square is about two cells wide: see
@@ -166,6 +181,10 @@ pub(crate) struct Body {
     pub settled_at: f32,
     /// Storage slot of the agent it steered away from last step (`u32::MAX`: none).
     pub last_hit: u32,
+    /// Storage slot of the obstacle it steered away from last step (`u32::MAX`: none).
+    pub last_obstacle: u32,
+    /// The way it slid along that obstacle last step (a unit tangent; zero: none).
+    pub last_slide: Vec2,
     /// It walks straight at its target (route [`RouteMode::Direct`](super::RouteMode)).
     pub direct: bool,
 }
@@ -240,6 +259,8 @@ pub(crate) struct Decision {
     pub close: [(Vec2, f32); KEPT],
     /// How many of `close` are set.
     pub n_close: u8,
+    /// With an obstacle hit: +1 when it slides along `right_of(hit.normal)`, −1 against it.
+    pub slide: i8,
 }
 
 /// Close neighbours a pending decision keeps; an agent with more finishes its turn in
@@ -639,11 +660,12 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             return;
         }
         let t = s / v_pref.max(0.05);
-        // Slide along the surface the way the route goes when it clearly goes one way;
-        // toward the target when the target lies within the radius and the arrival radius of
-        // this shape, off the side hit (the agent arrives beside it); else, walking into it,
-        // toward its nearer edge (stable while sliding: the agent moves toward that edge);
-        // dead centre goes right. (Sliding toward the nearer edge, an agent meeting at a slant
+        // Slide along the surface toward the target when the target lies within the radius
+        // and the arrival radius of this shape, off the side hit (the agent arrives beside
+        // it); walking straight at a target away from it, on the way it slid along it last
+        // step (see *Keep sliding*); the way the route goes when it clearly goes one way;
+        // else, walking into it, toward its nearer edge (stable while sliding: the agent moves
+        // toward that edge); dead centre goes right. (Sliding toward the nearer edge, an agent meeting at a slant
         // a box its target stood beside was held off short of its arrival circle, for good;
         // sliding toward a target off another side, it stopped where the target lay straight
         // behind the side it hit.)
@@ -657,12 +679,21 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             } else {
                 -tan0
             }
-        } else if (!b.final_leg || (b.direct && best == f32::NEG_INFINITY && shape.at_corner(n)))
+        } else if b.direct
+            && best == f32::NEG_INFINITY
+            && b.last_obstacle == oi as u32
+            && tan0.dot(b.last_slide).abs() > SLIDE_HOLD
+        {
+            if tan0.dot(b.last_slide) > 0.0 {
+                tan0
+            } else {
+                -tan0
+            }
+        } else if (!b.final_leg || (b.direct && best == f32::NEG_INFINITY))
             && follow.abs() > SLIDE_FOLLOW
         {
             // On a planned or waypoint leg the route knows the way round: follow it. Walking
-            // straight at a target away from the shape, round a corner it meets at a slant:
-            // the way that goes on toward the target.
+            // straight at a target away from the shape: the way that goes on toward it.
             if follow > 0.0 {
                 tan0
             } else {
@@ -686,6 +717,7 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
                 point: b.pos + g * s - n * b.radius,
                 normal: n,
             };
+            d.slide = if tan == tan0 { 1 } else { -1 };
         }
     };
     match w.obstacles.near_list(b.pos, look) {
