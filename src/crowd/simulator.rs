@@ -17,7 +17,7 @@ use super::planner::{Planner, MAX_FIELDS, MAX_FIELDS_PER_STEP, REPLAN_STEPS};
 use super::sieve::Ring;
 use super::steering::{
     clear_of_obstacles, finish_turns, obstacle_distance, obstacle_margin, obstacles_within,
-    push_out, separation, steer, Body, Decision, Moved, World, TURN_NEAR,
+    push_out, separation, steer, tunnel_stop, Body, Decision, Moved, World, TURN_NEAR,
 };
 use super::CrowdError;
 
@@ -1582,6 +1582,18 @@ impl Crowd {
                     push_out(b.pos, b.radius, shapes, og)
                 };
                 let (old, binned) = (f.old, f.pos);
+                // Within reach of an obstacle (see `project`), a path through one (a fast agent
+                // at a thin wall) stops where the disc first touches.
+                let near = b.obstacle_gap <= b.radius + b.moved + obstacle_margin(p);
+                let stop = if near && p.is_finite() {
+                    tunnel_stop(old, p, b.radius, shapes, og)
+                } else {
+                    None
+                };
+                let (p, clear) = match stop {
+                    Some(q) => push_out(q, b.radius, shapes, og),
+                    None => (p, clear),
+                };
                 let p = if !p.is_finite()
                     || clear
                     || clear_of_obstacles(p, b.radius, shapes, og)

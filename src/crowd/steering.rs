@@ -1055,6 +1055,42 @@ pub(crate) fn push_out(
     (p, false)
 }
 
+/// Where a disc of radius `r` whose centre moved from `from` to `to` stops when that path
+/// crosses an obstacle it started outside of (a fast agent would come out on the far side of a
+/// thin wall: it tunnelled): the first point of the path where the disc touches any obstacle.
+/// `None` when the path crosses none.
+pub(crate) fn tunnel_stop(
+    from: Vec2,
+    to: Vec2,
+    r: f32,
+    shapes: &[Option<Shape>],
+    grid: &ObstacleGrid,
+) -> Option<Vec2> {
+    let d = to - from;
+    let len = d.length();
+    if len.is_nan() || len <= 0.0 {
+        return None;
+    }
+    let (mid, half) = (from + 0.5 * d, 0.5 * len + r);
+    let mut crossed = false;
+    grid.query_near(mid, half, |oi| {
+        if let Some(s) = &shapes[oi] {
+            crossed |= s.segment_distance(from, to) <= 0.0 && s.contact(from).distance > 0.0;
+        }
+    });
+    if !crossed {
+        return None;
+    }
+    let dir = d / len;
+    let mut first = len;
+    grid.query_near(mid, half, |oi| {
+        if let Some((s, _)) = shapes[oi].as_ref().and_then(|s| s.ray(from, dir, r, len)) {
+            first = first.min(s);
+        }
+    });
+    Some(from + dir * first)
+}
+
 /// Whether a disc of radius `r` at `p` overlaps no obstacle.
 pub(crate) fn clear_of_obstacles(
     p: Vec2,
