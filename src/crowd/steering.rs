@@ -22,11 +22,11 @@
 //! waypoint leg, the way the route goes when it clearly goes one way), so agents slide around
 //! walls instead of stopping at them.
 //!
-//! **Keep sliding**: an agent walking straight at a target away from the obstacle (route
-//! `Direct`) keeps sliding the way it slid along that obstacle last step while that way still
-//! runs along the surface (|tangent · last way| > [`SLIDE_HOLD`]); otherwise it slides the way
-//! that goes on toward its target when that clearly goes one way, and toward the nearer edge
-//! only when it walks at the surface head on. (Toward the nearer edge by the centre, an agent
+//! **Keep sliding**: an agent walking straight (route `Direct`) at a target that a disc can
+//! reach beside the obstacle keeps sliding the way it slid along that obstacle last step while
+//! that way still runs along the surface (|tangent · last way| > [`SLIDE_HOLD`]); otherwise it
+//! slides the way that goes on toward its target when that clearly goes one way, and toward
+//! the nearer edge only when it walks at the surface head on. (Toward the nearer edge by the centre, an agent
 //! that reached a corner of a long box was sent back along the face it came from — at a
 //! corner that tangent leads away from the centre — and turned to and fro there for good:
 //! 152 of 336 lone agents walking at a target behind a box. Following the target's way
@@ -103,12 +103,13 @@ pub const ARRIVED_SHARE: f32 = 0.25;
 pub const CREEP: f32 = 0.25;
 /// Several overlaps of one agent are averaged and scaled by this (successive over-relaxation).
 pub const PROJECTION_RELAXATION: f32 = 1.5;
-/// On a planned or waypoint leg, or walking straight at a target away from the obstacle,
+/// On a planned or waypoint leg, or walking straight at a target a disc can reach beside it,
 /// |tangent · route direction| above which an obstacle is slid along the route's way rather
 /// than toward its nearer edge.
 pub const SLIDE_FOLLOW: f32 = 0.3;
-/// Walking straight at a target away from an obstacle, |tangent · the way it slid along that
-/// obstacle last step| above which it keeps sliding that way (see *Keep sliding*).
+/// Walking straight at a target a disc can reach beside an obstacle, |tangent · the way it
+/// slid along that obstacle last step| above which it keeps sliding that way (see *Keep
+/// sliding*).
 pub const SLIDE_HOLD: f32 = 0.5;
 /// Candidate neighbours buffered per steer query before they are visited.
 const CANDIDATES: usize = 64;
@@ -662,25 +663,26 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         let t = s / v_pref.max(0.05);
         // Slide along the surface toward the target when the target lies within the radius
         // and the arrival radius of this shape, off the side hit (the agent arrives beside
-        // it); walking straight at a target away from it, on the way it slid along it last
-        // step (see *Keep sliding*); the way the route goes when it clearly goes one way;
-        // else, walking into it, toward its nearer edge (stable while sliding: the agent moves
-        // toward that edge); dead centre goes right. (Sliding toward the nearer edge, an agent meeting at a slant
-        // a box its target stood beside was held off short of its arrival circle, for good;
-        // sliding toward a target off another side, it stopped where the target lay straight
-        // behind the side it hit.)
+        // it); walking straight at a target a disc can reach beside it, on the way it slid
+        // along it last step (see *Keep sliding*); the way the route goes when it clearly goes
+        // one way; else, walking into it, toward its nearer edge (stable while sliding: the
+        // agent moves toward that edge); dead centre goes right. (Sliding toward the nearer
+        // edge, an agent meeting at a slant a box its target stood beside was held off short
+        // of its arrival circle, for good; sliding toward a target off another side, it
+        // stopped where the target lay straight behind the side it hit.)
         let tan0 = right_of(n);
         let hit_at = b.pos + g * s;
         let off = tan0.dot(hit_at - shape.center);
         let follow = tan0.dot(g);
+        // Walking straight at a target that a disc can reach beside this shape.
+        let around = b.direct && best <= b.arrival_radius - AT_BEST_SLACK * b.radius;
         let tan = if best > -b.arrival_radius && target_normal.dot(n) > 0.5 {
             if tan0.dot(b.target - hit_at) >= 0.0 {
                 tan0
             } else {
                 -tan0
             }
-        } else if b.direct
-            && best == f32::NEG_INFINITY
+        } else if around
             && b.last_obstacle == oi as u32
             && tan0.dot(b.last_slide).abs() > SLIDE_HOLD
         {
@@ -689,11 +691,9 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
             } else {
                 -tan0
             }
-        } else if (!b.final_leg || (b.direct && best == f32::NEG_INFINITY))
-            && follow.abs() > SLIDE_FOLLOW
-        {
+        } else if (!b.final_leg || around) && follow.abs() > SLIDE_FOLLOW {
             // On a planned or waypoint leg the route knows the way round: follow it. Walking
-            // straight at a target away from the shape: the way that goes on toward it.
+            // straight at a target it can reach: the way that goes on toward it.
             if follow > 0.0 {
                 tan0
             } else {
