@@ -440,6 +440,29 @@ fn body_of(a: &Agent, g: &Gathered, pos: Vec2) -> Body {
     }
 }
 
+/// Body `b`'s final position `p` (and whether it is clear) from `old`, stopped where its
+/// disc first touches an obstacle when its path crosses one (see [`tunnel_stop`]) and it came
+/// within reach of an obstacle this step (the test `Crowd::project` makes). Out of line: few
+/// bodies move more than their radius in a step.
+#[inline(never)]
+fn stop_tunnel(
+    b: &Moved,
+    old: Vec2,
+    p: Vec2,
+    clear: bool,
+    shapes: &[Option<Shape>],
+    og: &ObstacleGrid,
+) -> (Vec2, bool) {
+    let near = b.obstacle_gap <= b.radius + b.moved + obstacle_margin(p);
+    match (near && p.is_finite())
+        .then(|| tunnel_stop(old, p, b.radius, shapes, og))
+        .flatten()
+    {
+        Some(q) => push_out(q, b.radius, shapes, og),
+        None => (p, clear),
+    }
+}
+
 /// Runs `f(start, a_chunk, b_chunk)` over equal chunks of `a` and `b` (equal lengths; the
 /// chunks start at index `start`), on up to `threads` scoped threads of at least
 /// `per_thread` items each (same bits for any thread count: each call may read only the
@@ -1582,17 +1605,14 @@ impl Crowd {
                     push_out(b.pos, b.radius, shapes, og)
                 };
                 let (old, binned) = (f.old, f.pos);
-                // Within reach of an obstacle (see `project`), a path through one (a fast agent
-                // at a thin wall) stops where the disc first touches.
-                let near = b.obstacle_gap <= b.radius + b.moved + obstacle_margin(p);
-                let stop = if near && p.is_finite() {
-                    tunnel_stop(old, p, b.radius, shapes, og)
+                // A path through an obstacle (a fast agent at a thin wall) stops where the disc
+                // first touches. (A path from outside an obstacle through it to a clear end, a
+                // radius from it, is longer than the radius: shorter ones of a clear body are
+                // not tested.)
+                let (p, clear) = if !clear || p.distance_squared(old) > b.radius * b.radius {
+                    stop_tunnel(b, old, p, clear, shapes, og)
                 } else {
-                    None
-                };
-                let (p, clear) = match stop {
-                    Some(q) => push_out(q, b.radius, shapes, og),
-                    None => (p, clear),
+                    (p, clear)
                 };
                 let p = if !p.is_finite()
                     || clear
