@@ -107,6 +107,25 @@ fn random_obstacle_field() {
     }
 }
 
+/// Whether one agent walking straight from `from` (facing `yaw_from`) reaches `target` within
+/// 60 s past an oriented box at the origin of half extents `half` turned by `yaw`.
+fn round_a_box(half: (f32, f32), yaw: f32, from: Vec3, yaw_from: f32, target: Vec3) -> bool {
+    let mut c = Crowd::new(1).unwrap();
+    c.add_obstacle(Obstacle::OrientedBox {
+        center: Vec3::ZERO,
+        half_x: half.0,
+        half_z: half.1,
+        yaw,
+    })
+    .unwrap();
+    let a = c.add_agent(from, yaw_from, 1.3, 0.3).unwrap();
+    c.set_target(a, target, 0.3).unwrap();
+    (0..600).any(|_| {
+        c.step(0.1, 1).unwrap();
+        c.agent(a).unwrap().state() == AgentState::Arrived
+    })
+}
+
 #[test]
 fn an_agent_walking_straight_gets_round_a_lone_box_between_it_and_its_target() {
     // One agent walking straight (no route planning) at a target 14 m away, a box between:
@@ -120,23 +139,8 @@ fn an_agent_walking_straight_gets_round_a_lone_box_between_it_and_its_target() {
         let yaw = k as f32 * 0.39;
         for (half_x, half_z) in [(0.9f32, 0.65f32), (1.5, 0.3), (0.4, 0.4)] {
             for z in [-1.0f32, -0.5, -0.2, 0.0, 0.2, 0.5, 1.0] {
-                let mut c = Crowd::new(1).unwrap();
-                let center = Vec3::ZERO;
-                c.add_obstacle(Obstacle::OrientedBox {
-                    center,
-                    half_x,
-                    half_z,
-                    yaw,
-                })
-                .unwrap();
-                let a = c
-                    .add_agent(Vec3::new(-6.0, 0.0, z), FRAC_PI_2, 1.3, 0.3)
-                    .unwrap();
-                c.set_target(a, Vec3::new(8.0, 0.0, -0.5 * z), 0.3).unwrap();
-                let arrived = (0..600).any(|_| {
-                    c.step(0.1, 1).unwrap();
-                    c.agent(a).unwrap().state() == AgentState::Arrived
-                });
+                let (from, to) = (Vec3::new(-6.0, 0.0, z), Vec3::new(8.0, 0.0, -0.5 * z));
+                let arrived = round_a_box((half_x, half_z), yaw, from, FRAC_PI_2, to);
                 if !arrived {
                     short.push((yaw, half_x, half_z, z));
                 }
@@ -166,22 +170,9 @@ fn an_agent_walking_straight_reaches_a_target_just_behind_a_box() {
             for beyond in [0.25f32, 0.4, 0.55, 0.7] {
                 for off in [-0.4f32, 0.0, 0.4] {
                     for z in [-1.0f32, 0.0, 0.6] {
-                        let mut c = Crowd::new(1).unwrap();
-                        c.add_obstacle(Obstacle::OrientedBox {
-                            center: Vec3::ZERO,
-                            half_x,
-                            half_z,
-                            yaw,
-                        })
-                        .unwrap();
-                        let a = c.add_agent(Vec3::new(7.0, 0.0, z), -FRAC_PI_2, 1.3, 0.3);
-                        let a = a.unwrap();
                         let to = (bound + beyond) * Vec2::new(-off.cos(), off.sin());
-                        c.set_target(a, Vec3::new(to.x, 0.0, to.y), 0.3).unwrap();
-                        let arrived = (0..600).any(|_| {
-                            c.step(0.1, 1).unwrap();
-                            c.agent(a).unwrap().state() == AgentState::Arrived
-                        });
+                        let (from, to) = (Vec3::new(7.0, 0.0, z), Vec3::new(to.x, 0.0, to.y));
+                        let arrived = round_a_box((half_x, half_z), yaw, from, -FRAC_PI_2, to);
                         if !arrived {
                             short.push((yaw, half_x, beyond, off, z));
                         }

@@ -26,11 +26,11 @@
 //! reach beside the obstacle keeps sliding the way it slid along that obstacle last step while
 //! that way still runs along the surface (|tangent · last way| > [`SLIDE_HOLD`]); otherwise it
 //! slides the way that goes on toward its target when that clearly goes one way, and toward
-//! the nearer edge only when it walks at the surface head on. (Toward the nearer edge by the centre, an agent
-//! that reached a corner of a long box was sent back along the face it came from — at a
-//! corner that tangent leads away from the centre — and turned to and fro there for good:
-//! 152 of 336 lone agents walking at a target behind a box. Following the target's way
-//! alone, an agent sliding along a wall with its target straight behind the wall's middle
+//! the nearer edge only when it walks at the surface head on. (Toward the nearer edge by the
+//! centre, an agent that reached a corner of a long box was sent back along the face it came
+//! from — at a corner that tangent leads away from the centre — and turned to and fro there
+//! for good: 152 of 336 lone agents walking at a target behind a box. Following the target's
+//! way alone, an agent sliding along a wall with its target straight behind the wall's middle
 //! turned back halfway, where the target's way swung past the middle.)
 //!
 //! **Hold a swerve**: with no agent on a collision course and nobody within its walk-ahead
