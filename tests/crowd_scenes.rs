@@ -126,6 +126,11 @@ fn round_a_box(half: (f32, f32), yaw: f32, from: Vec3, yaw_from: f32, target: Ve
     })
 }
 
+/// The box turns `round_a_box` runs over: 16 orientations of each of `sizes` (half extents).
+fn box_turns(sizes: &[(f32, f32)]) -> impl Iterator<Item = (f32, (f32, f32))> + '_ {
+    (0..16).flat_map(move |k| sizes.iter().map(move |&half| (k as f32 * 0.39, half)))
+}
+
 #[test]
 fn an_agent_walking_straight_gets_round_a_lone_box_between_it_and_its_target() {
     // One agent walking straight (no route planning) at a target 14 m away, a box between:
@@ -135,21 +140,17 @@ fn an_agent_walking_straight_gets_round_a_lone_box_between_it_and_its_target() {
     // centre) and turned to and fro there for good: 152 of these 336 runs at the fourteenth
     // session's start. Now all arrive.
     let mut short = Vec::new();
-    for k in 0..16 {
-        let yaw = k as f32 * 0.39;
-        for (half_x, half_z) in [(0.9f32, 0.65f32), (1.5, 0.3), (0.4, 0.4)] {
-            for z in [-1.0f32, -0.5, -0.2, 0.0, 0.2, 0.5, 1.0] {
-                let (from, to) = (Vec3::new(-6.0, 0.0, z), Vec3::new(8.0, 0.0, -0.5 * z));
-                let arrived = round_a_box((half_x, half_z), yaw, from, FRAC_PI_2, to);
-                if !arrived {
-                    short.push((yaw, half_x, half_z, z));
-                }
+    for (yaw, half) in box_turns(&[(0.9, 0.65), (1.5, 0.3), (0.4, 0.4)]) {
+        for z in [-1.0f32, -0.5, -0.2, 0.0, 0.2, 0.5, 1.0] {
+            let (from, to) = (Vec3::new(-6.0, 0.0, z), Vec3::new(8.0, 0.0, -0.5 * z));
+            if !round_a_box(half, yaw, from, FRAC_PI_2, to) {
+                short.push((yaw, half, z));
             }
         }
     }
     assert!(
         short.is_empty(),
-        "(yaw, half x, half z, start z) short: {short:?}"
+        "(yaw, half extents, start z) short: {short:?}"
     );
 }
 
@@ -163,19 +164,15 @@ fn an_agent_walking_straight_reaches_a_target_just_behind_a_box() {
     // whose bounding circle was far from their target. Now only a target too close to the
     // box for a disc to reach keeps the nearer edge, and all arrive.
     let mut short = Vec::new();
-    for k in 0..16 {
-        let yaw = k as f32 * 0.39;
-        for (half_x, half_z) in [(0.375f32, 0.335f32), (0.9, 0.65), (1.5, 0.3)] {
-            let bound = Vec2::new(half_x, half_z).length();
-            for beyond in [0.25f32, 0.4, 0.55, 0.7] {
-                for off in [-0.4f32, 0.0, 0.4] {
-                    for z in [-1.0f32, 0.0, 0.6] {
-                        let to = (bound + beyond) * Vec2::new(-off.cos(), off.sin());
-                        let (from, to) = (Vec3::new(7.0, 0.0, z), Vec3::new(to.x, 0.0, to.y));
-                        let arrived = round_a_box((half_x, half_z), yaw, from, -FRAC_PI_2, to);
-                        if !arrived {
-                            short.push((yaw, half_x, beyond, off, z));
-                        }
+    for (yaw, half) in box_turns(&[(0.375, 0.335), (0.9, 0.65), (1.5, 0.3)]) {
+        let bound = Vec2::new(half.0, half.1).length();
+        for beyond in [0.25f32, 0.4, 0.55, 0.7] {
+            for off in [-0.4f32, 0.0, 0.4] {
+                for z in [-1.0f32, 0.0, 0.6] {
+                    let to = (bound + beyond) * Vec2::new(-off.cos(), off.sin());
+                    let (from, to) = (Vec3::new(7.0, 0.0, z), Vec3::new(to.x, 0.0, to.y));
+                    if !round_a_box(half, yaw, from, -FRAC_PI_2, to) {
+                        short.push((yaw, half, beyond, off, z));
                     }
                 }
             }
@@ -183,7 +180,7 @@ fn an_agent_walking_straight_reaches_a_target_just_behind_a_box() {
     }
     assert!(
         short.is_empty(),
-        "{} short (yaw, half x, beyond, off, start z): {short:?}",
+        "{} short (yaw, half extents, beyond, off, start z): {short:?}",
         short.len()
     );
 }
