@@ -398,6 +398,13 @@ fn prefetch_write<T>(p: *const T, lines: usize) {
 /// The step's record of agent `a` (gathered as `g`, at `pos`).
 #[inline]
 fn body_of(a: &Agent, g: &Gathered, pos: Vec2) -> Body {
+    // The obstacle it slid along last step, and the way it slid.
+    let (last_obstacle, last_slide) = if a.hit.kind == HitKind::Obstacle {
+        let tangent = right_of(Vec2::new(a.hit.normal.x, a.hit.normal.z));
+        (a.hit.id & SLOT_MASK, tangent * f32::from(a.slide))
+    } else {
+        (u32::MAX, Vec2::ZERO)
+    };
     Body {
         pos,
         vel: a.velocity,
@@ -426,16 +433,8 @@ fn body_of(a: &Agent, g: &Gathered, pos: Vec2) -> Body {
         } else {
             u32::MAX
         },
-        last_obstacle: if a.hit.kind == HitKind::Obstacle {
-            a.hit.id & SLOT_MASK
-        } else {
-            u32::MAX
-        },
-        last_slide: if a.hit.kind == HitKind::Obstacle {
-            right_of(Vec2::new(a.hit.normal.x, a.hit.normal.z)) * f32::from(a.slide)
-        } else {
-            Vec2::ZERO
-        },
+        last_obstacle,
+        last_slide,
         direct: a.route_mode == RouteMode::Direct,
     }
 }
@@ -454,10 +453,10 @@ fn stop_tunnel(
     og: &ObstacleGrid,
 ) -> (Vec2, bool) {
     let near = b.obstacle_gap <= b.radius + b.moved + obstacle_margin(p);
-    match (near && p.is_finite())
-        .then(|| tunnel_stop(old, p, b.radius, shapes, og))
-        .flatten()
-    {
+    if !near || !p.is_finite() {
+        return (p, clear);
+    }
+    match tunnel_stop(old, p, b.radius, shapes, og) {
         Some(q) => push_out(q, b.radius, shapes, og),
         None => (p, clear),
     }
