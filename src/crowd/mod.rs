@@ -14,6 +14,7 @@ pub mod agent;
 mod angle;
 mod buckets;
 mod cull;
+mod escape;
 pub mod grid;
 mod kernels;
 pub mod obstacle;
@@ -30,7 +31,9 @@ pub use crate::simd::Simd;
 pub use agent::{Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 pub use obstacle::Obstacle;
 pub use planner::Planner;
-pub use simulator::{AgentId, Crowd, ObstacleId, MAX_CAPACITY, MAX_SUB_STEP, MAX_SUB_STEPS};
+pub use simulator::{
+    AgentId, Crowd, ObstacleId, DETOUR_TIME, MAX_CAPACITY, MAX_SUB_STEP, MAX_SUB_STEPS, WEDGED,
+};
 
 /// Why a crowd call was refused (nothing was changed, except where documented).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,6 +10,7 @@ use glam::{Vec2, Vec3};
 use crate::simd::Simd;
 
 use super::agent::{forward2, right_of, Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
+use super::escape::{Escape, WayOut};
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::kernels::Kernels;
 use super::obstacle::{Obstacle, Shape};
@@ -84,6 +85,15 @@ pub const PATIENCE: f32 = 4.0;
 /// Cosine of the least angle between the ways of two agents for [`PATIENCE`] to apply (those
 /// queueing one behind the other, as at a door, wait their turn).
 const PATIENCE_CROSSING: f32 = 0.5;
+/// Seconds an agent walking straight at its target stays blocked against obstacles, sub-step
+/// after sub-step, before it takes a detour if wedged (see *Detours* in [`RouteMode::Direct`]).
+pub const DETOUR_TIME: f32 = 2.0;
+/// An agent walking straight is wedged where two obstacles come within this many radii of
+/// its centre (a radius of its disc): see *Detours* in [`RouteMode::Direct`].
+pub const WEDGED: f32 = 2.0;
+/// Agents walking straight whose steer bounds the nearest obstacle within this many radii of
+/// their centres (or that hit or touch one) count as held near obstacles when they stall.
+const PINNED_GAP: f32 = 3.0;
 
 /// How long an agent in `mode` stays blocked against the same agent before its standoff is
 /// ended (see `Crowd::break_standoffs`): [`STANDOFF_TIME`] walking straight, [`PATIENCE`]
@@ -231,6 +241,9 @@ pub struct Crowd {
     rechecking: bool,
     /// Live agents in [`RouteMode::Planned`].
     planned: usize,
+    /// The search of a way out of a pocket for agents walking straight (see *Detours* in
+    /// [`RouteMode::Direct`]).
+    escape: Escape,
     shapes: Vec<Option<Shape>>,
     /// Each obstacle's bounding circle, for the steer's first tests (see [`Ring`]).
     rings: Vec<Ring>,
@@ -435,7 +448,7 @@ fn body_of(a: &Agent, g: &Gathered, pos: Vec2) -> Body {
         },
         last_obstacle,
         last_slide,
-        direct: a.route_mode == RouteMode::Direct,
+        direct: a.route_mode == RouteMode::Direct && !a.detour,
     }
 }
 
@@ -565,6 +578,7 @@ impl Crowd {
             recheck_all: false,
             rechecking: false,
             planned: 0,
+            escape: Escape::default(),
             shapes: Vec::new(),
             rings: Vec::new(),
             obstacle_ids: Vec::new(),
@@ -783,6 +797,7 @@ impl Crowd {
         a.route_mode = mode;
         a.next_waypoint = 0;
         a.plan.2 = 0;
+        a.detour = false;
         self.planned = self.planned - usize::from(was) + usize::from(mode == RouteMode::Planned);
         Ok(())
     }
@@ -805,6 +820,8 @@ impl Crowd {
         a.position = position;
         a.yaw = yaw;
         a.heading = forward2(yaw);
+        // Put elsewhere, it is no longer wedged where it was.
+        a.detour = false;
         if a.state == AgentState::Invalid {
             a.state = AgentState::Moving;
         }
@@ -1076,7 +1093,31 @@ impl Crowd {
         let pos = Vec2::new(a.position.x, a.position.z);
         let target = Vec2::new(a.target.x, a.target.z);
         match a.route_mode {
-            RouteMode::Direct => (target, true),
+            RouteMode::Direct if !a.detour || a.state == AgentState::Arrived => {
+                a.detour = false;
+                (target, true)
+            }
+            RouteMode::Direct => {
+                // On a detour: out of the pocket by a search round the agent, again every
+                // REPLAN_STEPS sub-steps or on reaching the point it made for; straight on once
+                // that is the way.
+                let (point, _, age) = a.plan;
+                if age > 0 && point.distance(pos) > TURN_NEAR * a.radius {
+                    a.plan.2 -= 1;
+                    return (point, false);
+                }
+                let (shapes, og) = (&self.shapes, &self.obstacle_grid);
+                match self.escape.way_out(pos, target, a.radius, shapes, og) {
+                    WayOut::Via(point) => {
+                        a.plan = (point, false, REPLAN_STEPS);
+                        (point, false)
+                    }
+                    WayOut::Straight => {
+                        a.detour = false;
+                        (target, true)
+                    }
+                }
+            }
             RouteMode::Waypoints => {
                 let reach = (TURN_NEAR * a.radius).max(a.arrival_radius);
                 while let Some(w) = a.waypoints.get(a.next_waypoint) {
@@ -1168,16 +1209,29 @@ impl Crowd {
                 };
                 way(a).dot(way(other)) < PATIENCE_CROSSING
             } else {
-                // Walking straight: a pair, each the other's hit, head on; the lower gives way.
-                let target = |a: &Agent| Vec2::new(a.target.x, a.target.z);
-                let yields = a.priority < other.priority
-                    || (a.priority == other.priority && slot > other_slot);
+                // Walking straight: a pair, each the other's hit, head on (on the way to its
+                // target, or on a detour to its route point); the lower gives way, and of one
+                // on a detour and one not, the one not (the other knows the way out of where
+                // it was wedged: pressing after it, the second held it there).
+                let way = |a: &Agent| {
+                    if a.detour {
+                        a.plan.0
+                    } else {
+                        Vec2::new(a.target.x, a.target.z)
+                    }
+                };
+                let yields = if a.detour != other.detour {
+                    other.detour
+                } else {
+                    a.priority < other.priority
+                        || (a.priority == other.priority && slot > other_slot)
+                };
                 other.route_mode == RouteMode::Direct
                     && stood(other)
                     && other.hit.id == self.agents.id_of(slot)
                     && yields
-                    && in_way(a, target(a), other, STANDOFF_AHEAD)
-                    && in_way(other, target(other), a, STANDOFF_AHEAD)
+                    && in_way(a, way(a), other, STANDOFF_AHEAD)
+                    && in_way(other, way(other), a, STANDOFF_AHEAD)
             };
             if ends {
                 self.backing_off.push((slot, other_slot, at));
@@ -1299,10 +1353,17 @@ impl Crowd {
             // (An agent walking straight at its target needs no more: kept out of `route`,
             // which then stays a call of its own.)
             let (steer_to, final_leg) = match &self.agents.items[slot] {
-                Some(a) if a.route_mode == RouteMode::Direct && self.backing.is_empty() => {
+                Some(a)
+                    if a.route_mode == RouteMode::Direct
+                        && !a.detour
+                        && self.backing.is_empty() =>
+                {
                     (Vec2::new(a.target.x, a.target.z), true)
                 }
-                Some(a) if a.route_mode == RouteMode::Direct => {
+                Some(a)
+                    if a.route_mode == RouteMode::Direct
+                        && !(a.detour && self.backing.is_empty()) =>
+                {
                     let me = self.agents.id_of(slot);
                     match self.backing.iter().find(|b| b.0 == me) {
                         // Giving way in a standoff: straight away from where the other stood.
@@ -1311,6 +1372,7 @@ impl Crowd {
                             let away = (p - from).try_normalize().unwrap_or(-a.heading);
                             (p + away * a.fov_range.max(4.0 * a.radius), false)
                         }
+                        None if a.detour => self.route(slot),
                         None => (Vec2::new(a.target.x, a.target.z), true),
                     }
                 }
@@ -1662,10 +1724,11 @@ impl Crowd {
             items, generations, ..
         } = &mut self.agents;
         let (bodies, decisions, finals) = (&self.bodies, &self.decisions, &self.finals);
-        let (rank, obstacle_ids) = (&self.rank, &self.obstacle_ids);
+        let (rank, obstacle_ids, overlaps) = (&self.rank, &self.obstacle_ids, &self.overlaps);
         // Whether an agent has been blocked against the same agent for its mode's
         // `standoff_limit` (then `break_standoffs` looks for standoffs to end).
         let standoff_seen = &core::sync::atomic::AtomicBool::new(false);
+        let (shapes, og) = (&self.shapes, &self.obstacle_grid);
         let now = self.sub_steps;
         let write = |a: &mut Agent, k: usize| {
             let b = &bodies[k];
@@ -1724,6 +1787,39 @@ impl Crowd {
                 a.standoff_step = now;
                 if a.standoff >= standoff_limit(a.route_mode) {
                     standoff_seen.store(true, Ordering::Relaxed);
+                }
+            }
+            // Walking straight, held near obstacles (blocked, or hitting or pushed out of one;
+            // then within a radius of where it was first blocked so, sub-step after sub-step):
+            // pinned on. Pinned for DETOUR_TIME while wedged, it takes a detour.
+            if a.route_mode == RouteMode::Direct
+                && !a.detour
+                && !b.arrived
+                && (a.state == AgentState::Blocked
+                    || d.hit.kind == HitKind::Obstacle
+                    || !overlaps[k].2)
+                && (d.hit.kind == HitKind::Obstacle
+                    || !overlaps[k].2
+                    || d.obstacle_gap < PINNED_GAP * b.radius)
+            {
+                let on = a.pinned_step + 1 == now
+                    && p.distance_squared(a.pinned_at) <= b.radius * b.radius;
+                if on || a.state == AgentState::Blocked {
+                    if !on {
+                        a.pinned_at = p;
+                        a.pinned = 0.0;
+                    }
+                    a.pinned += dt;
+                    a.pinned_step = now;
+                    if a.pinned >= DETOUR_TIME {
+                        // Counted afresh either way: a stuck agent that is not wedged is
+                        // tested again DETOUR_TIME later.
+                        a.pinned_step = 0;
+                        if obstacles_within(p, WEDGED * b.radius, shapes, og) >= 2 {
+                            a.detour = true;
+                            a.plan.2 = 0;
+                        }
+                    }
                 }
             }
         };
