@@ -315,10 +315,16 @@ mod tests {
         let mut e = Escape::default();
         let (shapes, grid) = scene(&[]);
         let (pos, target) = (Vec2::new(1.0, 2.0), Vec2::new(-30.0, 5.0));
-        assert_eq!(e.way_out(pos, target, 0.3, &shapes, &grid), WayOut::Straight);
+        assert_eq!(
+            e.way_out(pos, target, 0.3, &shapes, &grid),
+            WayOut::Straight
+        );
         // A box beside the way does not send it round.
         let (shapes, grid) = scene(&[circle(0.0, 3.5, 1.0)]);
-        assert_eq!(e.way_out(pos, target, 0.3, &shapes, &grid), WayOut::Straight);
+        assert_eq!(
+            e.way_out(pos, target, 0.3, &shapes, &grid),
+            WayOut::Straight
+        );
     }
 
     #[test]
@@ -358,7 +364,10 @@ mod tests {
             }
         }
         assert!(straight, "still not straight at {p}");
-        assert!(p.y < 0.5 && p.x.abs() > 1.0, "went straight from {p}, not round the pair");
+        assert!(
+            p.y < 0.5 && p.x.abs() > 1.0,
+            "went straight from {p}, not round the pair"
+        );
     }
 
     #[test]
