@@ -35,15 +35,15 @@ pub enum RouteMode {
     /// Steering alone does not get a disc out of a pocket that opens away from its target (two
     /// obstacles less than a body apart, a box in the mouth of a bay): whichever way it slides,
     /// it walks back in. An agent held near obstacles (stalled, or hitting or touching one)
-    /// within one radius of where it stalled for [`DETOUR_TIME`] seconds, with two obstacles
-    /// within [`WEDGED`] radii of its centre, takes a detour: a way round planned as for
-    /// [`RouteMode::Planned`], until it sees its target; then it walks straight on. (Before,
-    /// 22 of the 3 500 agents of the speed benchmark's scene at 500, 1 000 and 2 000 agents
-    /// stood wedged after 300 s.) Agents queueing at a door, pressed against one wall, are
-    /// not wedged and keep walking straight. The first detour has the planner built.
+    /// within one radius of where it stalled for [`DETOUR_TIME`] seconds searches the few
+    /// metres round it for the way its target lies (an A* over cells of half its radius, see
+    /// `escape`); when walking straight is not that way, it takes a detour along it until it
+    /// is, then walks straight on. (Before, 22 of the 3 500 agents of the speed benchmark's
+    /// scene at 500, 1 000 and 2 000 agents stood in pockets after 300 s.) Agents queueing at
+    /// a door search too, and walk round the door's post when that is the way. The search
+    /// needs no route planner.
     ///
     /// [`DETOUR_TIME`]: crate::crowd::DETOUR_TIME
-    /// [`WEDGED`]: crate::crowd::WEDGED
     #[default]
     Direct = 0,
     /// Through the caller's corner waypoints in order, then to the target.
@@ -191,8 +191,8 @@ pub struct Agent {
     /// Which way it slid along the obstacle it hit (its `hit`): +1 along `right_of(normal)`,
     /// −1 against it, 0 not sliding (see `steering`, *Keep sliding*).
     pub(crate) slide: i8,
-    /// Walking straight ([`RouteMode::Direct`]) but, wedged between obstacles, taking a planned
-    /// way round until it sees its target (see *Detours* there).
+    /// Walking straight ([`RouteMode::Direct`]) but, held in a pocket, taking a detour out of it
+    /// (see *Detours* there).
     pub(crate) detour: bool,
     /// Planned route point, whether it is the target, and sub-steps until it is refreshed.
     pub(crate) plan: (Vec2, bool, u32),

@@ -143,6 +143,10 @@ impl Square<'_> {
     /// Whether the segment from `a` to `b` passes through open cells only (sampled every
     /// half cell) up to `b` or to where it leaves the square.
     fn clear(&self, open: &mut [u8], a: Vec2, b: Vec2) -> bool {
+        // A segment from a point of the square leaves it within its diagonal: the samples stop
+        // there (a few hundred at most, whatever the distance to `b`).
+        let across = 2.0 * core::f32::consts::SQRT_2 * (HALF as f32 + 1.0) * self.h;
+        let b = a + (b - a).clamp_length_max(across);
         let steps = ((b - a).length() / (0.5 * self.h)).ceil().max(1.0) as usize;
         for k in 0..=steps {
             match self.cell_of(a.lerp(b, k as f32 / steps as f32)) {

@@ -32,7 +32,7 @@ pub use agent::{Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 pub use obstacle::Obstacle;
 pub use planner::Planner;
 pub use simulator::{
-    AgentId, Crowd, ObstacleId, DETOUR_TIME, MAX_CAPACITY, MAX_SUB_STEP, MAX_SUB_STEPS, WEDGED,
+    AgentId, Crowd, ObstacleId, DETOUR_TIME, MAX_CAPACITY, MAX_SUB_STEP, MAX_SUB_STEPS,
 };
 
 /// Why a crowd call was refused (nothing was changed, except where documented).

@@ -85,12 +85,9 @@ pub const PATIENCE: f32 = 4.0;
 /// Cosine of the least angle between the ways of two agents for [`PATIENCE`] to apply (those
 /// queueing one behind the other, as at a door, wait their turn).
 const PATIENCE_CROSSING: f32 = 0.5;
-/// Seconds an agent walking straight at its target stays blocked against obstacles, sub-step
-/// after sub-step, before it takes a detour if wedged (see *Detours* in [`RouteMode::Direct`]).
+/// Seconds an agent walking straight at its target stays held near obstacles, sub-step after
+/// sub-step, before it searches for a way out (see *Detours* in [`RouteMode::Direct`]).
 pub const DETOUR_TIME: f32 = 2.0;
-/// An agent walking straight is wedged where two obstacles come within this many radii of
-/// its centre (a radius of its disc): see *Detours* in [`RouteMode::Direct`].
-pub const WEDGED: f32 = 2.0;
 /// Agents walking straight whose steer bounds the nearest obstacle within this many radii of
 /// their centres (or that hit or touch one) count as held near obstacles when they stall.
 const PINNED_GAP: f32 = 3.0;
@@ -1728,7 +1725,6 @@ impl Crowd {
         // Whether an agent has been blocked against the same agent for its mode's
         // `standoff_limit` (then `break_standoffs` looks for standoffs to end).
         let standoff_seen = &core::sync::atomic::AtomicBool::new(false);
-        let (shapes, og) = (&self.shapes, &self.obstacle_grid);
         let now = self.sub_steps;
         let write = |a: &mut Agent, k: usize| {
             let b = &bodies[k];
@@ -1791,7 +1787,7 @@ impl Crowd {
             }
             // Walking straight, held near obstacles (blocked, or hitting or pushed out of one;
             // then within a radius of where it was first blocked so, sub-step after sub-step):
-            // pinned on. Pinned for DETOUR_TIME while wedged, it takes a detour.
+            // pinned on. Pinned for DETOUR_TIME, it searches for a way out (in `route`).
             if a.route_mode == RouteMode::Direct
                 && !a.detour
                 && !b.arrived
@@ -1812,13 +1808,11 @@ impl Crowd {
                     a.pinned += dt;
                     a.pinned_step = now;
                     if a.pinned >= DETOUR_TIME {
-                        // Counted afresh either way: a stuck agent that is not wedged is
-                        // tested again DETOUR_TIME later.
+                        // Counted afresh: if the search finds walking straight is the way (a
+                        // queue, a crush), the agent is asked again DETOUR_TIME later.
                         a.pinned_step = 0;
-                        if obstacles_within(p, WEDGED * b.radius, shapes, og) >= 2 {
-                            a.detour = true;
-                            a.plan.2 = 0;
-                        }
+                        a.detour = true;
+                        a.plan.2 = 0;
                     }
                 }
             }
