@@ -357,6 +357,33 @@ fn retarget(a: &mut Agent, target: Vec3, arrival_radius: f32) {
     }
 }
 
+/// Counts agent `a` (walking straight, at `p`, of `radius`) held near obstacles in sub-step
+/// `now` (see *Detours* in [`RouteMode::Direct`]): on from the sub-step before while it stays
+/// within a radius of where it was first held (else, if blocked, counted from now); held for
+/// [`DETOUR_TIME`], it searches for a way out at its next route (`Crowd::route`), and is
+/// counted afresh (if walking straight is the way, as in a queue, it asks again
+/// `DETOUR_TIME` later). Out of line: it runs for few agents, and reads and writes the
+/// record's last line.
+#[cold]
+#[inline(never)]
+fn pin(a: &mut Agent, p: Vec2, radius: f32, now: u64, dt: f32) {
+    let on = a.pinned_step + 1 == now && p.distance_squared(a.pinned_at) <= radius * radius;
+    if !on && a.state != AgentState::Blocked {
+        return;
+    }
+    if !on {
+        a.pinned_at = p;
+        a.pinned = 0.0;
+    }
+    a.pinned += dt;
+    a.pinned_step = now;
+    if a.pinned >= DETOUR_TIME {
+        a.pinned_step = 0;
+        a.detour = true;
+        a.plan.2 = 0;
+    }
+}
+
 /// Whether `b` stands in `a`'s way to `to`: within the angle whose cosine is `cos` (> 0) of
 /// the direction from `a` to `to` (false when either direction is undefined).
 fn in_way(a: &Agent, to: Vec2, b: &Agent, cos: f32) -> bool {
@@ -1787,34 +1814,15 @@ impl Crowd {
             }
             // Walking straight, held near obstacles (blocked, or hitting or pushed out of one;
             // then within a radius of where it was first blocked so, sub-step after sub-step):
-            // pinned on. Pinned for DETOUR_TIME, it searches for a way out (in `route`).
-            if a.route_mode == RouteMode::Direct
+            // pinned on (see `pin`).
+            let hitting = d.hit.kind == HitKind::Obstacle;
+            if (hitting || a.state == AgentState::Blocked)
+                && a.route_mode == RouteMode::Direct
                 && !a.detour
                 && !b.arrived
-                && (a.state == AgentState::Blocked
-                    || d.hit.kind == HitKind::Obstacle
-                    || !overlaps[k].2)
-                && (d.hit.kind == HitKind::Obstacle
-                    || !overlaps[k].2
-                    || d.obstacle_gap < PINNED_GAP * b.radius)
+                && (hitting || !overlaps[k].2 || d.obstacle_gap < PINNED_GAP * b.radius)
             {
-                let on = a.pinned_step + 1 == now
-                    && p.distance_squared(a.pinned_at) <= b.radius * b.radius;
-                if on || a.state == AgentState::Blocked {
-                    if !on {
-                        a.pinned_at = p;
-                        a.pinned = 0.0;
-                    }
-                    a.pinned += dt;
-                    a.pinned_step = now;
-                    if a.pinned >= DETOUR_TIME {
-                        // Counted afresh: if the search finds walking straight is the way (a
-                        // queue, a crush), the agent is asked again DETOUR_TIME later.
-                        a.pinned_step = 0;
-                        a.detour = true;
-                        a.plan.2 = 0;
-                    }
-                }
+                pin(a, p, b.radius, now, dt);
             }
         };
         if single {
