@@ -34,8 +34,8 @@ pub enum RouteMode {
     ///
     /// Steering alone does not get a disc out of a pocket that opens away from its target (two
     /// obstacles less than a body apart, a box in the mouth of a bay): whichever way it slides,
-    /// it walks back in. An agent held near obstacles (stalled, or hitting or touching one)
-    /// within one radius of where it stalled for [`DETOUR_TIME`] seconds searches the few
+    /// it walks back in. An agent held near obstacles (hitting one, or stalled beside one)
+    /// within one radius of where it was first held for [`DETOUR_TIME`] seconds searches the few
     /// metres round it for the way its target lies (an A* over cells of half its radius, see
     /// `escape`); when walking straight is not that way, it takes a detour along it until it
     /// is, then walks straight on. (Before, 22 of the 3 500 agents of the speed benchmark's

@@ -31,6 +31,7 @@ use glam::Vec2;
 
 use super::grid::ObstacleGrid;
 use super::obstacle::Shape;
+use super::planner::NEIGHBOURS;
 
 /// Cells from the middle cell to the edge of the square, each way.
 pub(crate) const HALF: usize = 20;
@@ -68,18 +69,6 @@ pub(crate) struct Escape {
     /// Cells to expand by estimate (≥ 0: the bits order as the values), then index.
     heap: BinaryHeap<Reverse<(u32, u32)>>,
 }
-
-/// The eight moves: column step, row step, length in cells.
-const MOVES: [(i32, i32, f32); 8] = [
-    (1, 0, 1.0),
-    (-1, 0, 1.0),
-    (0, 1, 1.0),
-    (0, -1, 1.0),
-    (1, 1, core::f32::consts::SQRT_2),
-    (1, -1, core::f32::consts::SQRT_2),
-    (-1, 1, core::f32::consts::SQRT_2),
-    (-1, -1, core::f32::consts::SQRT_2),
-];
 
 /// The index of cell (`i`, `j`) of the square, if it lies on it.
 fn cell(i: i32, j: i32) -> Option<usize> {
@@ -238,7 +227,8 @@ impl Escape {
                 }
                 continue;
             }
-            for &(di, dj, w) in &MOVES {
+            for &(di, dj, w) in &NEIGHBOURS {
+                let (di, dj) = (di as i32, dj as i32);
                 let mut is_open = |i: i32, j: i32| cell(i, j).filter(|&m| sq.is_open(open, m));
                 let Some(m) = is_open(i + di, j + dj) else {
                     continue;
@@ -388,7 +378,7 @@ mod tests {
         let pos = along * (1.0f32 - 0.98 * 0.98).sqrt();
         let target = -along * 3.0;
         assert!((clearance(&shapes, pos) - 0.3).abs() < 1e-4);
-        for (di, dj, _) in MOVES {
+        for (di, dj, _) in NEIGHBOURS {
             let next = pos + Vec2::new(di as f32, dj as f32) * (CELL * 0.3);
             assert!(clearance(&shapes, next) < 0.3, "{next} is open");
         }

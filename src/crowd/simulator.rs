@@ -88,8 +88,9 @@ const PATIENCE_CROSSING: f32 = 0.5;
 /// Seconds an agent walking straight at its target stays held near obstacles, sub-step after
 /// sub-step, before it searches for a way out (see *Detours* in [`RouteMode::Direct`]).
 pub const DETOUR_TIME: f32 = 2.0;
-/// Agents walking straight whose steer bounds the nearest obstacle within this many radii of
-/// their centres (or that hit or touch one) count as held near obstacles when they stall.
+/// Agents walking straight that stall with the steer's bound on the nearest obstacle within
+/// this many radii of their centres (or touching one), or that hit one, count as held near
+/// obstacles (see *Detours* in [`RouteMode::Direct`]).
 const PINNED_GAP: f32 = 3.0;
 
 /// How long an agent in `mode` stays blocked against the same agent before its standoff is
@@ -1812,9 +1813,8 @@ impl Crowd {
                     standoff_seen.store(true, Ordering::Relaxed);
                 }
             }
-            // Walking straight, held near obstacles (blocked, or hitting or pushed out of one;
-            // then within a radius of where it was first blocked so, sub-step after sub-step):
-            // pinned on (see `pin`).
+            // Walking straight, held near obstacles (hitting one, or blocked touching one or
+            // within PINNED_GAP radii of one, by the steer's bound): counted (see `pin`).
             let hitting = d.hit.kind == HitKind::Obstacle;
             if (hitting || a.state == AgentState::Blocked)
                 && a.route_mode == RouteMode::Direct
