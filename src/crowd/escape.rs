@@ -2,27 +2,37 @@
 //! [`RouteMode::Direct`](super::RouteMode::Direct)): a small search round the agent, not the
 //! route planner.
 //!
-//! A square of (2H + 1)² cells of edge h = r/2 is laid with the agent's centre p at the middle
-//! of its middle cell. A cell is open where a disc of the agent's radius r at its centre c
-//! clears every obstacle: min over the obstacles near of the signed distance from c ≥ r (the
-//! agent's own cell is open, whatever it touches). Dijkstra's algorithm from the agent's cell
-//! over the 8-connected open cells (moves of h and √2·h; a diagonal move only where both cells
-//! beside it are open, so no move cuts a corner) gives each reachable cell its walking
-//! distance d(c). The cell to make for is the one of least estimated route
+//! A square of (2H + 1)² cells of edge h = r/2 ([`HALF`] = H = 20, [`CELL`]) is laid with the
+//! agent's centre p at the middle of its middle cell. A cell is open where a disc of the
+//! agent's radius r at its centre clears every obstacle (the least signed distance from the
+//! centre to the obstacles near is at least r); the agent's own cell is open whatever it
+//! touches. Cells are tested as the search reaches them.
+//!
+//! An exit is a cell c whose straight way to the target is open across the square (sampled
+//! every half cell, up to where it leaves the square, or to r + h short of the target, which
+//! may lie closer to an obstacle than r). The search is A* from the agent's cell over the
+//! 8-connected open cells (moves of h and √2·h; a diagonal move only where both cells beside
+//! it are open, so no move cuts a corner) with the straight distance to the target as its
+//! estimate, and stops at the first exit it takes: the exit of least
 //!
 //! ```text
-//!     e(c) = d(c) + |target − c|
+//!     e(c) = d(c) + |target − c|     (d: the walk from the agent's cell)
 //! ```
 //!
-//! (ties: the farther walk, then the lower index): out of a pocket that opens away from the
-//! target, round the obstacles to the side toward it. The agent walks to the farthest cell of
-//! the way to it that it sees along open cells (string pulling). It needs no detour once that
-//! cell lies straight ahead of it on its way to the target (within [`STRAIGHT`]) and in sight:
-//! walking straight then goes there.
+//! (the estimate never overstates a move, so A* takes the exits in order of e; ties go to the
+//! lower cell index). From the agent's own cell the first hop may go to any open cell within
+//! [`FIRST_HOP`] along a segment on which the disc goes no deeper into an obstacle than it
+//! stands: a disc pushed into a slot narrower than itself has its way out along the slot,
+//! which may lie between the eight moves' directions, and every cell next to its own closed.
 //!
-//! About 1 700 cells, each tested against the few obstacles near: a fraction of a millisecond,
-//! for the few agents that are wedged, every [`REPLAN_STEPS`](super::planner::REPLAN_STEPS)
-//! sub-steps. The buffers are kept between calls: no allocation after the first.
+//! When the agent's own cell is an exit (or no exit is reached), walking straight is the way:
+//! [`WayOut::Straight`]. Else the agent walks to the farthest cell of the way to the exit that
+//! it sees along open cells (string pulling), unless that is the exit itself, straight ahead
+//! on its way to the target (within [`STRAIGHT`]): then walking straight goes there too.
+//!
+//! At most 1 681 cells, each tested against the few obstacles near, for the few agents held
+//! in pockets, every [`REPLAN_STEPS`](super::planner::REPLAN_STEPS) sub-steps or on reaching
+//! the point they made for. The buffers are kept between calls: no allocation after the first.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -45,6 +55,15 @@ pub(crate) const CELL: f32 = 0.5;
 /// target at which walking straight goes there (about 14°).
 pub(crate) const STRAIGHT: f32 = 0.97;
 
+/// A cell not tested yet.
+const UNTESTED: u8 = 0;
+/// An open cell.
+const OPEN: u8 = 1;
+/// A closed cell.
+const CLOSED: u8 = 2;
+/// An open cell the search has taken (its moves made).
+const EXPANDED: u8 = OPEN | 4;
+
 /// What [`Escape::way_out`] found.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum WayOut {
@@ -60,7 +79,7 @@ pub(crate) enum WayOut {
 pub(crate) struct Escape {
     /// The obstacles near the square.
     near: Vec<u32>,
-    /// Per cell: 0 not yet tested, 1 open, 2 closed.
+    /// Per cell: [`UNTESTED`], [`OPEN`], [`CLOSED`] or [`EXPANDED`].
     open: Vec<u8>,
     /// Per cell: its walking distance from the agent's, metres (∞: not reached).
     dist: Vec<f32>,
@@ -117,16 +136,16 @@ impl Square<'_> {
 
     /// Whether cell `c` is open (tested once, then remembered in `open`).
     fn is_open(&self, open: &mut [u8], c: usize) -> bool {
-        if open[c] == 0 {
+        if open[c] == UNTESTED {
             let p = self.centre(c);
             let clear = self.near.iter().all(|&i| {
                 self.shapes[i as usize]
                     .as_ref()
                     .is_none_or(|s| s.contact(p).distance >= self.radius)
             });
-            open[c] = if clear { 1 } else { 2 };
+            open[c] = if clear { OPEN } else { CLOSED };
         }
-        open[c] == 1
+        open[c] & OPEN != 0
     }
 
     /// Whether the segment from `a` to `b` passes through open cells only (sampled every
@@ -175,9 +194,9 @@ impl Escape {
         let start = HALF * SIDE + HALF;
         let open = &mut self.open;
         open.clear();
-        open.resize(n, 0);
+        open.resize(n, UNTESTED);
         // The agent's own cell is open, whatever it touches.
-        open[start] = 1;
+        open[start] = OPEN;
         self.dist.clear();
         self.dist.resize(n, f32::INFINITY);
         self.prev.clear();
@@ -192,6 +211,10 @@ impl Escape {
         let mut exit = None;
         while let Some(Reverse((_, c))) = self.heap.pop() {
             let c = c as usize;
+            if open[c] == EXPANDED {
+                // Queued again since with a shorter walk, and taken then.
+                continue;
+            }
             let d = self.dist[c];
             let p = sq.centre(c);
             // (Up to a radius and a cell short of the target, which may lie closer to an
@@ -201,6 +224,7 @@ impl Escape {
                 exit = Some(c);
                 break;
             }
+            open[c] = EXPANDED;
             let (i, j) = ((c % SIDE) as i32, (c / SIDE) as i32);
             if c == start {
                 // Out of the agent's own cell, to any open cell within FIRST_HOP along a
