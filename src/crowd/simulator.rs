@@ -36,6 +36,9 @@ pub const MAX_SUB_STEP: f32 = 0.1;
 pub const MAX_SUB_STEPS: u32 = 64;
 /// Projection stops once no agent moves more than this fraction of the largest radius.
 pub const CONVERGED: f32 = 2e-3;
+/// Most rounds of the sweep that stops agents faster than their radius per sub-step where
+/// they first touch another (see `Crowd::sweep`).
+const SWEEP_ROUNDS: usize = 4;
 /// Most serial sweeps over the touching agents per sub-step.
 pub const GAUSS_SEIDEL_SWEEPS: usize = 24;
 /// The guard after the projection: two agents that overlapped by at most this fraction of the
@@ -286,6 +289,10 @@ pub struct Crowd {
     backing: Vec<(u32, Vec2, f32)>,
     /// Scratch of `break_standoffs`: the slots of the pairs it ends, and where the other stood.
     backing_off: Vec<(usize, usize, Vec2)>,
+    /// Scratch of [`Crowd::sweep`]: the bodies (steer order) that move farther than their
+    /// radius this sub-step, and the stops of one round (body, fraction of its move kept).
+    fast: Vec<u32>,
+    stops: Vec<(u32, f32)>,
     /// Sub-steps taken.
     sub_steps: u64,
     /// The lane builds the step may use (AVX-512 where the CPU has it, unless turned off).
@@ -628,6 +635,8 @@ impl Crowd {
             yields: Vec::with_capacity(64),
             backing: Vec::with_capacity(64),
             backing_off: Vec::with_capacity(64),
+            fast: Vec::new(),
+            stops: Vec::new(),
             sub_steps: 0,
             kernels: Kernels::detect(Simd::Avx512),
         })
@@ -1292,10 +1301,14 @@ impl Crowd {
     /// their costs.
     #[inline(never)]
     fn sub_step(&mut self, dt: f32, threads: usize) {
-        let Some((max_radius, max_look)) = self.gather() else {
+        let Some((min_radius, max_radius, max_look)) = self.gather() else {
             return;
         };
         let fastest = self.steer_all(dt, threads, max_radius, max_look);
+        // (Only a body moving farther than its radius can pass through another.)
+        if fastest * dt > min_radius {
+            self.sweep(dt, max_radius, fastest);
+        }
         self.project(dt, threads, max_radius, fastest);
         self.finish(threads, max_radius);
         if !self.backing.is_empty() {
@@ -1341,10 +1354,10 @@ impl Crowd {
         }
     }
 
-    /// Gathers the live agents in slot order (routes, positions); returns the largest radius and
-    /// look-ahead, or `None` when no agent is live.
+    /// Gathers the live agents in slot order (routes, positions); returns the smallest and
+    /// largest radius and the largest look-ahead, or `None` when no agent is live.
     #[inline(never)]
-    fn gather(&mut self) -> Option<(f32, f32)> {
+    fn gather(&mut self) -> Option<(f32, f32, f32)> {
         self.planner.begin_step();
         self.sub_steps += 1;
         let now = self.sub_steps;
@@ -1365,6 +1378,7 @@ impl Crowd {
         self.gathered.clear();
         self.gathered_pos.clear();
         let mut max_radius = 0.0f32;
+        let mut min_radius = f32::INFINITY;
         let mut max_look = 0.0f32;
         // cos of the last half field of view seen (agents mostly share one): same bits as
         // computing it for each.
@@ -1405,6 +1419,9 @@ impl Crowd {
             };
             let a = self.agents.items[slot].as_ref().expect("live slot");
             max_radius = max_radius.max(a.radius);
+            if a.radius < min_radius {
+                min_radius = a.radius;
+            }
             max_look = max_look.max(a.fov_range + a.radius);
             if a.fov_half_angle.to_bits() != fov_cos.0.to_bits() {
                 fov_cos = (a.fov_half_angle, super::angle::sin_cos(a.fov_half_angle).1);
@@ -1431,7 +1448,7 @@ impl Crowd {
         }
         self.recheck.clear();
         self.recheck_all = false;
-        (!self.gathered.is_empty()).then_some((max_radius, max_look))
+        (!self.gathered.is_empty()).then_some((min_radius, max_radius, max_look))
     }
 
     /// Steers every body (built straight into the look-ahead grid's cell order); returns the
@@ -1526,6 +1543,83 @@ impl Crowd {
                 },
             );
             f32::from_bits(fastest.into_inner())
+        }
+    }
+
+    /// Stops each body that would move farther than its radius this sub-step where its disc
+    /// first touches another agent's, both taken to move in straight lines over the sub-step,
+    /// so that fast agents cannot pass through one another between two sub-steps (two discs
+    /// that are apart before and after a step can have crossed in between only when one
+    /// moved farther than its radius).
+    ///
+    /// For bodies a (fast) and b with positions before the step pₐ, p_b, moves dₐ, d_b and
+    /// radii rₐ, r_b, contact is the least t ∈ [0, 1] with |x + t·v| = rₐ + r_b, where
+    /// x = pₐ − p_b and v = dₐ − d_b: with A = v·v, B = x·v, C = x·x − (rₐ + r_b)²,
+    /// t = C / (−B + √(B² − A·C)) (no contact when C ≤ 0: already touching, the projection's;
+    /// B ≥ 0: parting; or B² < A·C: missing). Pairs tested are those the overlap projection
+    /// separates (either avoids the other). A fast body keeps the fraction t of its move
+    /// (its velocity too), least over its pairs; the slower of a pair walks on, at most its
+    /// radius, and the projection parts the two. Rounds (Jacobi: every stop from the same
+    /// paths, then applied) repeat with the shortened paths, up to [`SWEEP_ROUNDS`]. Two fast
+    /// bodies meeting compute the same t (x and v change sign). Out of line and serial: only
+    /// a crowd with an agent faster than its radius per sub-step comes here.
+    #[cold]
+    #[inline(never)]
+    fn sweep(&mut self, dt: f32, max_radius: f32, fastest: f32) {
+        self.fast.clear();
+        for (s, (b, &p)) in self.sorted.iter().zip(&self.stepped).enumerate() {
+            if p.distance_squared(b.pos) > b.radius * b.radius {
+                self.fast.push(s as u32);
+            }
+        }
+        if self.fast.is_empty() {
+            return;
+        }
+        // Two bodies that can touch during the step start at most both moves and both radii
+        // apart. (The steer grid is done with: this grid is over the positions before the
+        // step, in steer order; `project` builds its own.)
+        let reach = 2.0 * fastest * dt * (1.0 + 1e-4) + 2.0 * max_radius;
+        let cell = AgentGrid::cell_for(reach, 2.0 * max_radius);
+        self.grid.build(&self.pos, cell);
+        for _ in 0..SWEEP_ROUNDS {
+            self.stops.clear();
+            let (bodies, stepped, grid) = (&self.sorted, &self.stepped, &self.grid);
+            let order = grid.order();
+            for &s in &self.fast {
+                let a = &bodies[s as usize];
+                let da = stepped[s as usize] - a.pos;
+                let mut least = 1.0f32;
+                grid.query(a.pos, reach, |k| {
+                    let j = order[k] as usize;
+                    let b = &bodies[j];
+                    if j == s as usize || (a.mask & b.layer == 0 && b.mask & a.layer == 0) {
+                        return;
+                    }
+                    let x = a.pos - b.pos;
+                    let v = da - (stepped[j] - b.pos);
+                    let r = 0.5 * (a.radius + b.radius);
+                    let (qa, qb, qc) = (v.dot(v), x.dot(v), x.dot(x) - r * r);
+                    let disc = qb * qb - qa * qc;
+                    if qc <= 0.0 || qb >= 0.0 || disc < 0.0 {
+                        return;
+                    }
+                    least = least.min(qc / (disc.sqrt() - qb));
+                });
+                // (A stop by less than a thousandth of the move is left to the projection:
+                // a path shortened to touching meets its pair again at t ≈ 1.)
+                if least < 1.0 - 1e-3 {
+                    self.stops.push((s, least.max(0.0)));
+                }
+            }
+            if self.stops.is_empty() {
+                break;
+            }
+            for &(s, t) in &self.stops {
+                let s = s as usize;
+                let from = self.sorted[s].pos;
+                self.stepped[s] = from + (self.stepped[s] - from) * t;
+                self.decisions[s].vel *= t;
+            }
         }
     }
 
