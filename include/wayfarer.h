@@ -166,8 +166,9 @@ enum WfRoute
   : uint32_t
 #endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
  {
-  // Straight at the target, avoiding what it meets; held in a pocket of obstacles for 2 s,
-  // it searches the few metres round it for a way out and takes it (a detour).
+  // Straight at the target, avoiding what it meets; held in a pocket of obstacles for 2 s
+  // (4 s when another agent holds it there), it searches the few metres round it for a way
+  // out and takes it (a detour).
   WF_ROUTE_DIRECT = 0,
   // Through the corners given by `wf_crowd_set_waypoints`, then to the target.
   WF_ROUTE_WAYPOINTS = 1,

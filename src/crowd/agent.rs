@@ -39,9 +39,10 @@ pub enum RouteMode {
     /// metres round it for the way its target lies (an A* over cells of half its radius, see
     /// `escape`); when walking straight is not that way, it takes a detour along it until it
     /// is, then walks straight on. (Before, 22 of the 3 500 agents of the speed benchmark's
-    /// scene at 500, 1 000 and 2 000 agents stood in pockets after 300 s.) Agents queueing at
-    /// a door search too, and walk round the door's post when that is the way. The search
-    /// needs no route planner.
+    /// scene at 500, 1 000 and 2 000 agents stood in pockets after 300 s.) An agent held there
+    /// by another agent (pressed to a wall by a queue, or behind one in the pocket) waits
+    /// twice as long, 4 s, before it searches: a queue at a door moves on within that. The
+    /// search needs no route planner.
     ///
     /// [`DETOUR_TIME`]: crate::crowd::DETOUR_TIME
     #[default]

@@ -95,6 +95,11 @@ pub const DETOUR_TIME: f32 = 2.0;
 /// this many radii of their centres (or touching one), or that hit one, count as held near
 /// obstacles (see *Detours* in [`RouteMode::Direct`]).
 const PINNED_GAP: f32 = 3.0;
+/// The rate at which an agent held near obstacles counts its time while what holds it is
+/// another agent (its most urgent hit), not an obstacle: it searches after
+/// [`DETOUR_TIME`] ÷ this (4 s), so that agents pressed to a wall beside a door by the queue,
+/// which moves on within that, walk with it instead of making for the door on their own.
+const HELD_BY_AGENT_RATE: f32 = 0.5;
 
 /// How long an agent in `mode` stays blocked against the same agent before its standoff is
 /// ended (see `Crowd::break_standoffs`): [`STANDOFF_TIME`] walking straight, [`PATIENCE`]
@@ -366,15 +371,15 @@ fn retarget(a: &mut Agent, target: Vec3, arrival_radius: f32) {
 }
 
 /// Counts agent `a` (walking straight, at `p`, of `radius`) held near obstacles in sub-step
-/// `now` (see *Detours* in [`RouteMode::Direct`]): on from the sub-step before while it stays
-/// within a radius of where it was first held (else, if blocked, counted from now); held for
-/// [`DETOUR_TIME`], it searches for a way out at its next route (`Crowd::route`), and is
+/// `now`, by `held` seconds (see *Detours* in [`RouteMode::Direct`]): on from the sub-step
+/// before while it stays within a radius of where it was first held (else, if blocked, counted
+/// from now); held for [`DETOUR_TIME`], it searches for a way out at its next route (`Crowd::route`), and is
 /// counted afresh (if walking straight is the way, as in a queue, it asks again
 /// `DETOUR_TIME` later). Out of line: it runs for few agents, and reads and writes the
 /// record's last line.
 #[cold]
 #[inline(never)]
-fn pin(a: &mut Agent, p: Vec2, radius: f32, now: u64, dt: f32) {
+fn pin(a: &mut Agent, p: Vec2, radius: f32, now: u64, held: f32) {
     let on = a.pinned_step + 1 == now && p.distance_squared(a.pinned_at) <= radius * radius;
     if !on && a.state != AgentState::Blocked {
         return;
@@ -383,7 +388,7 @@ fn pin(a: &mut Agent, p: Vec2, radius: f32, now: u64, dt: f32) {
         a.pinned_at = p;
         a.pinned = 0.0;
     }
-    a.pinned += dt;
+    a.pinned += held;
     a.pinned_step = now;
     if a.pinned >= DETOUR_TIME {
         a.pinned_step = 0;
@@ -1908,7 +1913,8 @@ impl Crowd {
                 }
             }
             // Walking straight, held near obstacles (hitting one, or blocked touching one or
-            // within PINNED_GAP radii of one, by the steer's bound): counted (see `pin`).
+            // within PINNED_GAP radii of one, by the steer's bound): counted (see `pin`), at
+            // HELD_BY_AGENT_RATE while its hit is an agent.
             let hitting = d.hit.kind == HitKind::Obstacle;
             if (hitting || a.state == AgentState::Blocked)
                 && a.route_mode == RouteMode::Direct
@@ -1916,7 +1922,13 @@ impl Crowd {
                 && !b.arrived
                 && (hitting || !overlaps[k].2 || d.obstacle_gap < PINNED_GAP * b.radius)
             {
-                pin(a, p, b.radius, now, dt);
+                let by_agent = d.hit.kind == HitKind::Agent;
+                let held = if by_agent {
+                    HELD_BY_AGENT_RATE * dt
+                } else {
+                    dt
+                };
+                pin(a, p, b.radius, now, held);
             }
         };
         if single {

@@ -9,7 +9,7 @@ namespace Wayfarer.Components
     /// <summary>How an <see cref="ObstacleAvoidance"/> agent finds its way to its target.</summary>
     public enum AgentRoute
     {
-        /// <summary>Straight at the target, steering around what the FOV cone sees (the seed); held in a pocket of obstacles for 2 s, it searches its way out (a detour).</summary>
+        /// <summary>Straight at the target, steering around what the FOV cone sees (the seed); held in a pocket of obstacles for 2 s (4 s when another agent holds it there), it searches its way out (a detour).</summary>
         Direct = 0,
         /// <summary>A route the crowd plans around its obstacles (the <see cref="CrowdObstacle"/>s), shared by
         /// agents with nearby goals: out of dead ends and through doorways that steering alone sticks in.</summary>

@@ -20,7 +20,7 @@ namespace Wayfarer.Crowd
     /// <summary>How an agent chooses where to head (WF_ROUTE_*).</summary>
     public enum RouteMode : uint
     {
-        /// <summary>Straight at the target, steering around what the FOV cone sees (the seed); held in a pocket of obstacles for 2 s, it searches its way out (a detour).</summary>
+        /// <summary>Straight at the target, steering around what the FOV cone sees (the seed); held in a pocket of obstacles for 2 s (4 s when another agent holds it there), it searches its way out (a detour).</summary>
         Direct = 0,
         /// <summary>Through the corners given with <see cref="CrowdSimulation.SetWaypoints"/>, then the target.</summary>
         Waypoints = 1,
