@@ -661,8 +661,9 @@ namespace Wayfarer.Native
     // Route modes for `wf_crowd_set_route_mode` (as `uint32_t`).
     public enum WfRoute : uint
     {
-        // Straight at the target, avoiding what it meets; held in a pocket of obstacles for 2 s,
-        // it searches the few metres round it for a way out and takes it (a detour).
+        // Straight at the target, avoiding what it meets; held in a pocket of obstacles for 2 s
+        // (4 s when another agent holds it there), it searches the few metres round it for a way
+        // out and takes it (a detour).
         Direct = 0,
         // Through the corners given by `wf_crowd_set_waypoints`, then to the target.
         Waypoints = 1,
