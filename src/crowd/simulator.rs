@@ -36,8 +36,8 @@ pub const MAX_SUB_STEP: f32 = 0.1;
 pub const MAX_SUB_STEPS: u32 = 64;
 /// Projection stops once no agent moves more than this fraction of the largest radius.
 pub const CONVERGED: f32 = 2e-3;
-/// Most rounds of the sweep that stops agents faster than their radius per sub-step where
-/// they first touch another (see `Crowd::sweep`).
+/// Most rounds of the sweep that stops agents faster than their radius per sub-step before
+/// they can pass through another (see `Crowd::sweep`).
 const SWEEP_ROUNDS: usize = 4;
 /// Most serial sweeps over the touching agents per sub-step.
 pub const GAUSS_SEIDEL_SWEEPS: usize = 24;
@@ -373,8 +373,8 @@ fn retarget(a: &mut Agent, target: Vec3, arrival_radius: f32) {
 /// Counts agent `a` (walking straight, at `p`, of `radius`) held near obstacles in sub-step
 /// `now`, by `held` seconds (see *Detours* in [`RouteMode::Direct`]): on from the sub-step
 /// before while it stays within a radius of where it was first held (else, if blocked, counted
-/// from now); held for [`DETOUR_TIME`], it searches for a way out at its next route (`Crowd::route`), and is
-/// counted afresh (if walking straight is the way, as in a queue, it asks again
+/// from now); held for [`DETOUR_TIME`], it searches for a way out at its next route
+/// (`Crowd::route`), and is counted afresh (if walking straight is the way, as in a queue, it asks again
 /// `DETOUR_TIME` later). Out of line: it runs for few agents, and reads and writes the
 /// record's last line.
 #[cold]
@@ -1551,20 +1551,23 @@ impl Crowd {
         }
     }
 
-    /// Stops each body that would move farther than its radius this sub-step where its disc
-    /// first touches another agent's, both taken to move in straight lines over the sub-step,
-    /// so that fast agents cannot pass through one another between two sub-steps (two discs
-    /// that are apart before and after a step can have crossed in between only when one
-    /// moved farther than its radius).
+    /// Stops each body that would move farther than its radius this sub-step where its centre
+    /// first comes within half the radius sum of another agent's, both taken to move in
+    /// straight lines over the sub-step, so that fast agents cannot pass through one another
+    /// between two sub-steps (two discs that are apart before and after a step can have
+    /// crossed in between only when one moved farther than its radius).
     ///
     /// For bodies a (fast) and b with positions before the step pₐ, p_b, moves dₐ, d_b and
-    /// radii rₐ, r_b, contact is the least t ∈ [0, 1] with |x + t·v| = rₐ + r_b, where
-    /// x = pₐ − p_b and v = dₐ − d_b: with A = v·v, B = x·v, C = x·x − (rₐ + r_b)²,
-    /// t = C / (−B + √(B² − A·C)) (no contact when C ≤ 0: already touching, the projection's;
-    /// B ≥ 0: parting; or B² < A·C: missing). Pairs tested are those the overlap projection
-    /// separates (either avoids the other). A fast body keeps the fraction t of its move
-    /// (its velocity too), least over its pairs; the slower of a pair walks on, at most its
-    /// radius, and the projection parts the two. Rounds (Jacobi: every stop from the same
+    /// radii rₐ, r_b, that is the least t ∈ [0, 1] with |x + t·v| = r = (rₐ + r_b) / 2, where
+    /// x = pₐ − p_b and v = dₐ − d_b: with A = v·v, B = x·v, C = x·x − r²,
+    /// t = C / (−B + √(B² − A·C)) (none when C ≤ 0: that deep already, the projection's;
+    /// B ≥ 0: parting; or B² < A·C: passing wider). Half the sum, not the whole: a glancing
+    /// contact is left to the projection, which slides the two past each other as at walking
+    /// speed (stopping at first contact cost every such contact the rest of its step, and
+    /// crossing flows jammed). Pairs tested are those the overlap projection separates (either
+    /// avoids the other). A fast body keeps the fraction t of its move (its velocity too),
+    /// least over its pairs; the slower of a pair walks on, at most its radius, and the
+    /// projection parts the two the way they came. Rounds (Jacobi: every stop from the same
     /// paths, then applied) repeat with the shortened paths, up to [`SWEEP_ROUNDS`]. Two fast
     /// bodies meeting compute the same t (x and v change sign). Out of line and serial: only
     /// a crowd with an agent faster than its radius per sub-step comes here.
