@@ -195,6 +195,10 @@ pub struct Agent {
     /// Walking straight ([`RouteMode::Direct`]) but, held in a pocket, taking a detour out of it
     /// (see *Detours* there).
     pub(crate) detour: bool,
+    /// Planning its route, it took its last stretch by the planner's own search toward its
+    /// target (`Planner::approach`) when its route point was last refreshed: it keeps to that
+    /// search a few cells farther out than it starts it (see `APPROACH_HOLD`).
+    pub(crate) approaching: bool,
     /// Planned route point, whether it is the target, and sub-steps until it is refreshed.
     pub(crate) plan: (Vec2, bool, u32),
     pub(crate) next_waypoint: usize,
@@ -239,6 +243,7 @@ impl Agent {
             hit: Hit::default(),
             slide: 0,
             detour: false,
+            approaching: false,
             velocity: Vec2::ZERO,
             settled_at: 0.0,
             plan: (Vec2::ZERO, true, 0),

@@ -126,6 +126,12 @@ const APPROACH_CELLS: usize = 3;
 /// How far [`Planner::approach`] widens, in half cells, the distance from the target its
 /// seeds' points must slide to.
 const APPROACH_RINGS: usize = 4;
+/// Cells beyond [`APPROACH_CELLS`] within which an agent that took its last stretch by
+/// [`Planner::approach`] at its last route keeps to it. (Starting and leaving at the same
+/// distance, an agent whose way from there went out round a box, the field's way back in
+/// going round another, paced between the two for good: one of 800 planned agents of the
+/// speed benchmark's scene.)
+const APPROACH_HOLD: usize = 6;
 /// The most cells the search of [`Planner::approach`] takes.
 const APPROACH_SEARCH: u64 = 1024;
 /// Cells the A* searches of agents waiting for a field may take per sub-step, per field of
@@ -217,7 +223,8 @@ impl Hasher for KeyHash {
 /// One agent's question to [`Planner::descend`] and [`Planner::approach`]: where it stands,
 /// its target and radius, the centre clearance its lines of sight ask (`need`), the clearance
 /// of the field's cells and moves (`pass`), the spacing of its exact disc tests (`step`), and
-/// whether it is wedged (touching two obstacles or more).
+/// whether it is wedged (touching two obstacles or more), and whether it took its last stretch
+/// by [`Planner::approach`] at its last route.
 #[derive(Clone, Copy, Debug)]
 struct Leg {
     pos: Vec2,
@@ -227,6 +234,7 @@ struct Leg {
     pass: f32,
     step: f32,
     wedged: bool,
+    approaching: bool,
 }
 
 /// The route planner of a crowd.
@@ -1460,6 +1468,9 @@ impl Planner {
     /// `avoid`: another agent's centre and radius the agent is to search its way round (it
     /// gives way in a head-on block), out of turn while searches last; when they do not, its
     /// usual route. `wedged`: the agent touches two obstacles or more (see [`Self::descend`]).
+    /// `approaching`: in, whether the agent took its last stretch by [`Self::approach`] at its
+    /// last route; out, whether it does now (it then keeps to it out to [`APPROACH_HOLD`]
+    /// cells farther).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn next_point(
         &mut self,
@@ -1469,8 +1480,10 @@ impl Planner {
         ticket: u32,
         avoid: Option<(Vec2, f32)>,
         wedged: bool,
+        approaching: &mut bool,
         fits: impl Fn(Vec2) -> bool,
     ) -> (Vec2, bool) {
+        let was_approaching = core::mem::take(approaching);
         if self.nx == 0 {
             return (target, true);
         }
@@ -1512,8 +1525,10 @@ impl Planner {
                 pass,
                 step,
                 wedged,
+                approaching: was_approaching,
             };
-            if let Some(route) = self.descend(leg, &fits) {
+            if let Some((route, approached)) = self.descend(leg, &fits) {
+                *approaching = approached;
                 return route;
             }
         }
@@ -1521,9 +1536,10 @@ impl Planner {
     }
 
     /// [`Self::next_point`] along the distance field of clearance `pass` (lines of sight
-    /// asking `need` of the centre clearances): `None` when no cell within three of the
-    /// agent's is reachable in that field.
-    fn descend(&mut self, leg: Leg, fits: &impl Fn(Vec2) -> bool) -> Option<(Vec2, bool)> {
+    /// asking `need` of the centre clearances), and whether the way came from
+    /// [`Self::approach`]: `None` when no cell within three of the agent's is reachable in
+    /// that field.
+    fn descend(&mut self, leg: Leg, fits: &impl Fn(Vec2) -> bool) -> Option<((Vec2, bool), bool)> {
         let Leg {
             pos,
             target,
@@ -1531,13 +1547,14 @@ impl Planner {
             pass,
             step,
             wedged,
+            approaching,
             ..
         } = leg;
         let block = self.goal_block(target);
         let class = Self::class(pass);
         let Some(f) = self.field(block, class, pass) else {
             // Over this sub-step's budget: walk straight for now, ask again next sub-step.
-            return Some((target, false));
+            return Some(((target, false), false));
         };
         let dist = &self.fields[f].dist;
         let start = self.clamped_cell(pos);
@@ -1550,9 +1567,10 @@ impl Planner {
             let (best, sliding) = self.best_near(dist, start, pos, step, fits)?;
             cur = sliding.unwrap_or(best);
         }
-        if self.near_block(cur, block, APPROACH_CELLS) {
+        let zone = APPROACH_CELLS + if approaching { APPROACH_HOLD } else { 0 };
+        if self.near_block(cur, block, zone) {
             if let Some(route) = self.approach(leg, fits) {
-                return Some(route);
+                return Some((route, true));
             }
         }
         let dist = &self.fields[f].dist;
@@ -1584,7 +1602,7 @@ impl Planner {
         // that stood a fifth of a metre from it, held off by an arrived one, walked on the
         // spot for good: it could not settle against agents that were no nearer that point.)
         if len <= 2 && dist[cur] == 0.0 && !self.near_block(cur, block, 0) {
-            return Some((target, true));
+            return Some(((target, true), false));
         }
         // Wedged between obstacles, off the graph (its cell's point and moves are clear, but
         // not the line from where it stands to the next cells): back onto the graph at the
@@ -1596,11 +1614,12 @@ impl Planner {
             let rep = |k: usize| self.rep[descent[k] as usize];
             if !(1..=ahead).any(|k| self.slides(pos, rep(k), step, fits)) {
                 if let Some((_, Some(c))) = self.best_near(dist, start, pos, step, fits) {
-                    return Some((self.rep[c], false));
+                    return Some(((self.rep[c], false), false));
                 }
             }
         }
-        Some(self.aim_or_target(pos, target, &descent[..len], need, step, fits))
+        let route = self.aim_or_target(pos, target, &descent[..len], need, step, fits);
+        Some((route, false))
     }
 
     /// The cells within three of `start` reachable in the field `dist`, ranked by their value
@@ -2786,22 +2805,22 @@ mod tests {
             p.search_cells = 0;
             tests.set(0);
             assert_eq!(
-                p.next_point(pos, target, 0.3, i, None, false, fits),
+                p.next_point(pos, target, 0.3, i, None, false, &mut false, fits),
                 (target, false)
             );
             assert_eq!(tests.get(), 0, "no line tested without searches left");
             p.search_cells = u64::MAX;
             (p.stride, p.sub_steps) = (2, u64::from(i) + 1);
             assert_eq!(
-                p.next_point(pos, target, 0.3, i, None, false, fits),
+                p.next_point(pos, target, 0.3, i, None, false, &mut false, fits),
                 (target, false)
             );
             assert_eq!(tests.get(), 0, "no line tested out of turn");
             p.stride = 1;
-            let searched = p.next_point(pos, target, 0.3, i, None, false, fits);
+            let searched = p.next_point(pos, target, 0.3, i, None, false, &mut false, fits);
             assert!(tests.get() > 0, "lines tested in its turn");
             fielded.budget = 1;
-            let by_field = fielded.next_point(pos, target, 0.3, i, None, false, fits);
+            let by_field = fielded.next_point(pos, target, 0.3, i, None, false, &mut false, fits);
             routed += usize::from(by_field.0 != target);
             // Both aims lie on a shortest way: the field's value where the aim is, plus the
             // straight walk to it, is the value where the agent is (to within a cell or two:

@@ -365,6 +365,7 @@ fn retarget(a: &mut Agent, target: Vec3, arrival_radius: f32) {
     a.next_waypoint = 0;
     a.settled_at = 0.0;
     a.plan.2 = 0;
+    a.approaching = false;
     if a.state == AgentState::Arrived {
         a.state = AgentState::Moving;
     }
@@ -1190,9 +1191,18 @@ impl Crowd {
                 };
                 // Touching two obstacles or more (to within a hundredth of its radius).
                 let wedged = obstacles_within(pos, 1.01 * r, shapes, og) >= 2;
-                let (point, last) =
-                    self.planner
-                        .next_point(pos, target, r, slot as u32, avoid, wedged, fits);
+                let mut approaching = a.approaching;
+                let (point, last) = self.planner.next_point(
+                    pos,
+                    target,
+                    r,
+                    slot as u32,
+                    avoid,
+                    wedged,
+                    &mut approaching,
+                    fits,
+                );
+                a.approaching = approaching;
                 // A straight fallback (no field yet) is retried next sub-step.
                 let age = if last || point != target {
                     REPLAN_STEPS
