@@ -25,8 +25,11 @@
 //! stands (to within a thousandth of its radius): a disc pushed into a slot narrower than
 //! itself has its way out along the slot, which may lie between the eight moves' directions,
 //! and every cell next to its own closed. When that search reaches no exit, it runs once more
-//! allowing the first hop a hundredth of the radius deeper: a disc touching two obstacles off
-//! the line between them goes a little deeper into one or the other whichever way it leaves.
+//! allowing the first hop a hundredth of the radius deeper (a disc touching two obstacles off
+//! the line between them goes a little deeper into one or the other whichever way it leaves),
+//! and then once more letting the first hop go to any open cell of the square (a disc at the
+//! narrow end of a slot barely wider than itself, whose way out runs back up the slot where no
+//! cell centre has a full radius of clearance).
 //!
 //! When the agent's own cell is an exit (or no exit is reached), walking straight is the way:
 //! [`WayOut::Straight`]. Else the agent walks to the farthest cell of the way to the exit that
@@ -201,14 +204,18 @@ impl Escape {
         // The agent's own cell is open, whatever it touches.
         open[start] = OPEN;
         // The search, with the first hop going at most a thousandth of a radius deeper than
-        // the agent stands; when that reaches no exit, once more allowing a hundredth. (A disc
-        // touching two discs beside it, a slot narrower than itself ahead, goes deeper into one
-        // or the other, by less than a millimetre, whichever way it leaves: with a thousandth
-        // alone it found no way out and stood there for good. Allowing a hundredth from the
-        // first, the agents walking straight in the speed benchmark's scene, at 24 sizes from
-        // 500 to 2 800, left 9 short against 3.)
+        // the agent stands, to the cells within FIRST_HOP; when that reaches no exit, once more
+        // allowing a hundredth; then once more letting the first hop go to any cell of the
+        // square. (A disc touching two discs beside it, a slot narrower than itself ahead, goes
+        // deeper into one or the other, by less than a millimetre, whichever way it leaves:
+        // with a thousandth alone it found no way out and stood there for good. Allowing a
+        // hundredth from the first, the agents walking straight in the speed benchmark's
+        // scene, at 24 sizes from 500 to 2 800, left 9 short against 3. And a disc at the
+        // narrow end of a slot barely wider than itself has its way out back up the slot,
+        // where no cell centre has a full radius of clearance: only a long first hop, straight
+        // up the slot, reaches an open cell.)
         let mut exit = None;
-        for slack in [1e-3, 1e-2] {
+        for (slack, hop) in [(1e-3, FIRST_HOP), (1e-2, FIRST_HOP), (1e-2, HALF)] {
             if exit.is_some() {
                 break;
             }
@@ -251,7 +258,7 @@ impl Escape {
                     // along the slot, between the eight moves' directions, and the cells next
                     // to it are all closed).
                     let depth = sq.clearance(pos).min(radius) - slack * radius;
-                    let hop = FIRST_HOP as i32;
+                    let hop = hop as i32;
                     for dj in -hop..=hop {
                         for di in -hop..=hop {
                             let Some(m) = cell(i + di, j + dj).filter(|&m| m != start) else {
@@ -484,6 +491,43 @@ mod tests {
             p.distance(pos) > 0.5,
             "went straight from {p}, where it stood"
         );
+    }
+
+    #[test]
+    fn at_the_end_of_a_slot_no_cell_fits_it_backs_up_the_slot() {
+        // Two boxes, and between them a slot barely wider than the disc that narrows below its
+        // width; the agent walked 3 m down it toward its target beyond and stands where it
+        // narrows, touching both walls. (The speed benchmark's scene at 2 800 agents, walking
+        // straight: this agent stood there for good.) No cell centre within the first hop's
+        // reach, nor anywhere up the slot, has a full radius of clearance.
+        let obstacles = [
+            Obstacle::OrientedBox {
+                center: Vec3::new(39.99241, 0.0, 96.79751),
+                half_x: 0.3511376,
+                half_z: 0.7198714,
+                yaw: 1.859457,
+            },
+            Obstacle::OrientedBox {
+                center: Vec3::new(38.24897, 0.0, 97.63694),
+                half_x: 0.7182071,
+                half_z: 0.57218117,
+                yaw: 1.821161,
+            },
+        ];
+        let (shapes, grid) = scene(&obstacles);
+        let pos = Vec2::new(38.9771, 96.9613);
+        let target = Vec2::new(-39.99, -99.99);
+        assert!((clearance(&shapes, pos) - 0.3).abs() < 1e-3);
+        let mut e = Escape::default();
+        let WayOut::Via(via) = e.way_out(pos, target, 0.3, &shapes, &grid) else {
+            panic!("no way out of the slot");
+        };
+        assert!(clearance(&shapes, via) >= 0.3, "{via} is not open");
+        // Up the slot, the way it came (north), a metre and more.
+        assert!(via.y - pos.y > 1.0, "{via} from {pos}");
+        // The disc goes no deeper than it stands on the way there (to within the slack).
+        let depth = clearance(&shapes, pos) - 1e-2 * 0.3;
+        assert!((1..=64).all(|k| clearance(&shapes, pos.lerp(via, k as f32 / 64.0)) >= depth));
     }
 
     #[test]
