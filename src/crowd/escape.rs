@@ -355,6 +355,29 @@ mod tests {
             .fold(f32::INFINITY, f32::min)
     }
 
+    /// Where an agent of radius 0.3 at `pos` ends up walking straight at `target`, having
+    /// walked toward each way out found (0.1 m at a time, asking again after each), every one
+    /// of them open; panics if it is still not walking straight after 200 of them.
+    fn walk_out(
+        e: &mut Escape,
+        pos: Vec2,
+        target: Vec2,
+        shapes: &[Option<Shape>],
+        grid: &ObstacleGrid,
+    ) -> Vec2 {
+        let mut p = pos;
+        for _ in 0..200 {
+            match e.way_out(p, target, 0.3, shapes, grid) {
+                WayOut::Via(v) => {
+                    assert!(clearance(shapes, v) >= 0.3, "{v} is not open");
+                    p += (v - p).clamp_length_max(0.1);
+                }
+                WayOut::Straight => return p,
+            }
+        }
+        panic!("still not straight at {p}");
+    }
+
     #[test]
     fn in_the_open_or_with_a_clear_way_it_walks_straight() {
         let mut e = Escape::default();
@@ -394,21 +417,7 @@ mod tests {
         assert!(clearance(&shapes, via) >= 0.3, "{via} is not open");
         // Walking there and asking again, step by step, it comes round the pair and then
         // walks straight.
-        let mut p = pos;
-        let mut straight = false;
-        for _ in 0..200 {
-            match e.way_out(p, target, 0.3, &shapes, &grid) {
-                WayOut::Via(v) => {
-                    assert!(clearance(&shapes, v) >= 0.3, "{v} is not open");
-                    p += (v - p).clamp_length_max(0.1);
-                }
-                WayOut::Straight => {
-                    straight = true;
-                    break;
-                }
-            }
-        }
-        assert!(straight, "still not straight at {p}");
+        let p = walk_out(&mut e, pos, target, &shapes, &grid);
         assert!(
             p.y < 0.5 && p.x.abs() > 1.0,
             "went straight from {p}, not round the pair"
@@ -472,21 +481,7 @@ mod tests {
         assert!(clearance(&shapes, via) >= 0.3, "{via} is not open");
         // Walking there and asking again, step by step, it comes round a circle and then
         // walks straight, clear of both.
-        let mut p = pos;
-        let mut straight = false;
-        for _ in 0..200 {
-            match e.way_out(p, target, 0.3, &shapes, &grid) {
-                WayOut::Via(v) => {
-                    assert!(clearance(&shapes, v) >= 0.3, "{v} is not open");
-                    p += (v - p).clamp_length_max(0.1);
-                }
-                WayOut::Straight => {
-                    straight = true;
-                    break;
-                }
-            }
-        }
-        assert!(straight, "still not straight at {p}");
+        let p = walk_out(&mut e, pos, target, &shapes, &grid);
         assert!(
             p.distance(pos) > 0.5,
             "went straight from {p}, where it stood"
