@@ -252,11 +252,11 @@ impl Escape {
                 open[c] = EXPANDED;
                 let (i, j) = ((c % SIDE) as i32, (c / SIDE) as i32);
                 if c == start {
-                    // Out of the agent's own cell, to any open cell within FIRST_HOP along a
-                    // segment on which the disc goes no deeper than it stands, to within the
-                    // pass's slack (wedged in a slot narrower than itself, the way out runs
-                    // along the slot, between the eight moves' directions, and the cells next
-                    // to it are all closed).
+                    // Out of the agent's own cell, to any open cell within the pass's hop
+                    // (FIRST_HOP, or the whole square) along a segment on which the disc goes
+                    // no deeper than it stands, to within the pass's slack (wedged in a slot
+                    // narrower than itself, the way out runs along the slot, between the eight
+                    // moves' directions, and the cells next to it are all closed).
                     let depth = sq.clearance(pos).min(radius) - slack * radius;
                     let hop = hop as i32;
                     for dj in -hop..=hop {
