@@ -375,9 +375,9 @@ fn retarget(a: &mut Agent, target: Vec3, arrival_radius: f32) {
 /// `now`, by `held` seconds (see *Detours* in [`RouteMode::Direct`]): on from the sub-step
 /// before while it stays within a radius of where it was first held (else, if blocked, counted
 /// from now); held for [`DETOUR_TIME`], it searches for a way out at its next route
-/// (`Crowd::route`), and is counted afresh (if walking straight is the way, as in a queue, it asks again
-/// `DETOUR_TIME` later). Out of line: it runs for few agents, and reads and writes the
-/// record's last line.
+/// (`Crowd::route`), and is counted afresh (if walking straight is the way, as in a queue, it
+/// asks again `DETOUR_TIME` later). Out of line: it runs for few agents, and reads and writes
+/// the record's last line.
 #[cold]
 #[inline(never)]
 fn pin(a: &mut Agent, p: Vec2, radius: f32, now: u64, held: f32) {
