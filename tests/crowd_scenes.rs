@@ -286,9 +286,11 @@ fn a_crowded_obstacle_field_starts_its_agents_apart_and_meets_the_goals() {
 
 #[test]
 fn a_route_cache_of_four_still_gets_everyone_through_the_obstacle_field() {
-    // ~20 distinct goal blocks share a cache of 4 fields: it thrashes, but agents waiting for
-    // a field search ways of their own, so every goal is still met, about as soon as with
-    // every field cached.
+    // ~20 distinct goal blocks share a cache of 4 fields. A field in use is not dropped for
+    // another (the cache does not thrash: it computes fewer fields than the uncapped one, 11
+    // against 21, where dropping the least recently used computed 790); agents refused a
+    // field search ways of their own, so every goal is still met, about as soon as with every
+    // field cached.
     let mut free = Scenario::obstacle_field(40, 40, 7);
     let mut small = free.clone();
     small.crowd.set_route_cache(4).unwrap();
@@ -314,7 +316,7 @@ fn a_route_cache_of_four_still_gets_everyone_through_the_obstacle_field() {
     );
     assert!(ps.fields_cached() <= 4);
     assert!(ps.field_bytes() <= 4 * ps.cells() * 4);
-    assert!(ps.fields_computed() > pf.fields_computed());
+    assert!(ps.fields_computed() < pf.fields_computed());
     assert!(ps.paths_searched() > pf.paths_searched());
     assert!(
         rs.time <= 1.1 * rf.time,

@@ -84,6 +84,13 @@ const REP_SAMPLES: usize = 3;
 pub const GOAL_BLOCK: f32 = 2.0;
 /// Sub-steps between two route updates of an agent (sooner when it reaches its route point).
 pub const REPLAN_STEPS: u32 = 10;
+/// Sub-steps a cached field must go unused before a new field may take its place in a full
+/// cache: twice [`REPLAN_STEPS`], so a field an agent is following (it asks at every route
+/// update) is never dropped for another goal's. With more goals in use than the cache holds,
+/// dropping the least recently used anyway only moves the miss to that field's agents: every
+/// ask computed a field (the 10 k benchmark with every agent planned recomputed thousands).
+/// Agents refused a field search ways of their own meanwhile, as when the budget is spent.
+pub const FIELD_HOT_STEPS: u64 = 2 * REPLAN_STEPS as u64;
 /// New distance fields computed (or stale ones repaired) per sub-step at most, unless set
 /// otherwise with [`Crowd::set_route_budget`](super::Crowd::set_route_budget): each a Dijkstra
 /// over the planning grid (~1 ms on the finest one here); agents beyond the budget search
@@ -167,6 +174,8 @@ struct Field {
     fresh: Freshness,
     dist: Vec<f32>,
     used: u64,
+    /// The sub-step ([`Planner::begin_step`]) of its last use.
+    used_step: u64,
 }
 
 /// The moves open to one clearance: bit k of `open[c]` is set when a field of clearance
@@ -263,6 +272,9 @@ pub struct Planner {
     keys: HashMap<u64, u32, BuildHasherDefault<KeyHash>>,
     /// Most fields cached (1..=[`MAX_FIELDS`]).
     max_fields: usize,
+    /// The sub-step it was counted in, and how many cached fields a new one may still replace
+    /// in this sub-step (those unused for [`FIELD_HOT_STEPS`]; see [`Planner::admits`]).
+    cold: (u64, usize),
     tick: u64,
     computed: u64,
     repaired: u64,
@@ -304,6 +316,7 @@ impl Default for Planner {
             fields: Vec::new(),
             keys: HashMap::default(),
             max_fields: MAX_FIELDS,
+            cold: (u64::MAX, 0),
             tick: 0,
             computed: 0,
             repaired: 0,
@@ -1052,8 +1065,27 @@ impl Planner {
     /// Whether [`Self::field`] would give the field of goal block `goal` for clearance `pass`
     /// now: it is cached, or this sub-step's budget can compute it. (It changes nothing: no
     /// use is recorded.)
-    fn field_ready(&self, goal: usize, pass: f32) -> bool {
-        self.budget > 0 || self.keys.contains_key(&field_key(goal, Self::class(pass)))
+    fn field_ready(&mut self, goal: usize, pass: f32) -> bool {
+        self.keys.contains_key(&field_key(goal, Self::class(pass)))
+            || (self.budget > 0 && self.admits())
+    }
+
+    /// Whether the cache can take a new field now: it has room, or a cached field has gone
+    /// unused for [`FIELD_HOT_STEPS`] sub-steps (the least recently used is then one of them).
+    /// Counted once per sub-step; each field replaced uses one up.
+    fn admits(&mut self) -> bool {
+        if self.fields.len() < self.max_fields {
+            return true;
+        }
+        if self.cold.0 != self.sub_steps {
+            let now = self.sub_steps;
+            let cold = self.fields.iter();
+            let cold = cold
+                .filter(|f| f.used_step + FIELD_HOT_STEPS <= now)
+                .count();
+            self.cold = (now, cold);
+        }
+        self.cold.1 > 0
     }
 
     /// Indexes every cached field by its key afresh.
@@ -1107,6 +1139,7 @@ impl Planner {
         let cached = self.keys.get(&key).map(|&i| i as usize);
         if let Some(i) = cached {
             self.fields[i].used = self.tick;
+            self.fields[i].used_step = self.sub_steps;
             if self.fields[i].fresh == Freshness::Fresh || self.budget == 0 {
                 return Some(i);
             }
@@ -1135,11 +1168,13 @@ impl Planner {
             self.fields[i].dist = dist;
             return Some(i);
         }
-        if self.budget == 0 {
+        if self.budget == 0 || !self.admits() {
             return None;
         }
         self.budget -= 1;
         let mut dist = if self.fields.len() >= self.max_fields {
+            // (The least recently used is unused for FIELD_HOT_STEPS: `admits`.)
+            self.cold.1 -= 1;
             let i = least_used(&self.fields, |f| f.used);
             let gone = self.fields.swap_remove(i);
             self.keys.remove(&field_key(gone.goal, gone.class));
@@ -1162,6 +1197,7 @@ impl Planner {
             fresh: Freshness::Fresh,
             dist,
             used: self.tick,
+            used_step: self.sub_steps,
         });
         Some(self.fields.len() - 1)
     }
@@ -2260,8 +2296,24 @@ mod tests {
         let mut most = 0;
         for _ in 0..100 {
             step(&mut free, 1);
+            let before = capped.planner().fields.clone();
             step(&mut capped, 1);
             let p = capped.planner();
+            // A field is dropped for another only when unused for FIELD_HOT_STEPS sub-steps.
+            for f in &before {
+                if !p
+                    .fields
+                    .iter()
+                    .any(|g| (g.goal, g.class) == (f.goal, f.class))
+                {
+                    assert!(
+                        f.used_step + FIELD_HOT_STEPS <= p.sub_steps,
+                        "dropped a field used at sub-step {} in sub-step {}",
+                        f.used_step,
+                        p.sub_steps
+                    );
+                }
+            }
             assert!(p.fields_cached() <= 4, "{} fields", p.fields_cached());
             assert_eq!(p.field_bytes(), bytes_of(p, p.fields_cached()));
             assert!(p.field_bytes() <= 4 * p.cells() * 4);
@@ -2276,13 +2328,51 @@ mod tests {
             p.fields_cached()
         );
         assert_eq!(p.field_bytes(), bytes_of(p, p.fields_cached()));
-        // Thrashing: the capped cache recomputes fields the uncapped one keeps.
+        // No thrashing: the capped cache does not drop fields in use to compute others, so it
+        // computes fewer than the uncapped one (its other agents search their ways).
         assert!(
-            capped.planner().fields_computed() > p.fields_computed(),
+            capped.planner().fields_computed() < p.fields_computed(),
             "{} vs {}",
             capped.planner().fields_computed(),
             p.fields_computed()
         );
+        assert!(capped.planner().paths_searched() > p.paths_searched());
+    }
+
+    #[test]
+    fn a_full_cache_replaces_only_a_field_gone_unused() {
+        // A cache of two, full of fields asked for this sub-step: a third goal is refused (no
+        // budget spent, none dropped) until one of the two has gone unused for
+        // FIELD_HOT_STEPS sub-steps; then that one, and only that one, makes room.
+        let mut p = field_planner();
+        p.set_max_fields(2);
+        let pass = Planner::pass(0.3);
+        let class = Planner::class(pass);
+        let [a, b, c] =
+            [(-15.0, -15.0), (12.0, 3.0), (0.0, 16.0)].map(|(x, z)| p.goal_block(Vec2::new(x, z)));
+        p.begin_step();
+        assert!(p.field(a, class, pass).is_some());
+        assert!(p.field(b, class, pass).is_some());
+        assert!(p.field_ready(b, pass), "cached");
+        assert!(!p.field_ready(c, pass), "both in use");
+        assert!(p.field(c, class, pass).is_none());
+        assert_eq!((p.budget, p.fields_computed()), (FIELDS_PER_STEP - 2, 2));
+        // `b` stays in use (asked every REPLAN_STEPS sub-steps), `a` is not asked again.
+        for k in 1..=FIELD_HOT_STEPS {
+            p.begin_step();
+            if k % u64::from(REPLAN_STEPS) == 0 {
+                assert!(p.field(b, class, pass).is_some());
+            }
+            let cold = k >= FIELD_HOT_STEPS;
+            assert_eq!(p.field_ready(c, pass), cold, "sub-step {k}");
+        }
+        assert!(p.field(c, class, pass).is_some());
+        let goals: Vec<_> = p.fields.iter().map(|f| f.goal).collect();
+        assert!(goals.contains(&b) && goals.contains(&c) && !goals.contains(&a));
+        // Now `b` and `c` are both in use: `a` waits again.
+        assert!(!p.field_ready(a, pass));
+        assert!(p.field(a, class, pass).is_none());
+        assert_eq!(p.fields_computed(), 3);
     }
 
     #[test]
