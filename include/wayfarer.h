@@ -276,16 +276,18 @@ WfStatus wf_crowd_set_defaults(struct WfCrowd *crowd,
                                float arrival_radius);
 
 // Caps the memory of planned routes (`WF_ROUTE_PLANNED`): the crowd caches at most
-// `max_fields` distance fields (one per goal block and agent size, least recently used
-// dropped first), each one `float` per planning cell, so at most `max_fields × cells × 4`
+// `max_fields` distance fields (one per goal block and agent size), each one `float` per
+// planning cell, so at most `max_fields × cells × 4`
 // bytes, the planning grid having about 65 536 cells at most (256 KiB per field); a field
 // made stale by an obstacle change also holds a repair list under an eighth of its size. The
 // default and the most accepted is 512 (128 MiB; 144 MiB with every field stale). Lowering
-// it below the fields now cached frees the least recently used ones at once. A cache
-// smaller than the number of distinct goals in use thrashes: agents waiting for a field
-// search ways of their own within the route budget's search share (see
-// `wf_crowd_set_route_budget`) and walk straight at their targets beyond it, so the planner
-// works harder and some arrive later. 0 or more than 512:
+// it below the fields now cached frees the least recently used ones at once. A full cache
+// makes room for a new field only by dropping one unused for two route updates (20
+// sub-steps), never one that agents are following: with more distinct goals in use than
+// the cap, the goals asked for first keep their fields, and the other agents search ways of
+// their own within the route budget's search share (see `wf_crowd_set_route_budget`), and
+// walk straight at their targets beyond it, until a field falls out of use. 0 or more than
+// 512:
 // `WF_STATUS_INVALID_ARGUMENT`, and nothing changes.
 //
 // # Safety

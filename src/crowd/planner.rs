@@ -66,14 +66,17 @@ pub const PLANNER_MARGIN: f32 = 4.0;
 /// Clearance is measured up to this distance, metres (larger agents plan as this radius).
 pub const CLEARANCE_CAP: f32 = 3.0;
 /// Distance fields kept by default, and the most
-/// [`Crowd::set_route_cache`](super::Crowd::set_route_cache) accepts; the least recently used
-/// is dropped beyond the cap. Each holds one `f32` per planning cell (about
+/// [`Crowd::set_route_cache`](super::Crowd::set_route_cache) accepts; beyond the cap a new
+/// field replaces the least recently used, once that one has gone unused for
+/// [`FIELD_HOT_STEPS`]. Each holds one `f32` per planning cell (about
 /// `MAX_PLANNER_CELLS` at most, see [`Planner::cells`]: 256 KiB), allocated as distinct goals
 /// appear, so the cache peaks at 128 MiB for a crowd with 512 distinct goals on the finest
 /// grid (144 MiB while every field is stale, holding its repair list: see
-/// [`Planner::field_bytes`]). A smaller cache thrashes when many agents have goals of their
-/// own (SteerSuite `forest`: 500 agents with 64 fields mostly walked straight, waiting for a
-/// field, and 16 % stuck behind boxes; with 512, 1 %).
+/// [`Planner::field_bytes`]). With a smaller cache, more of the agents that have goals of their
+/// own search their ways instead of following fields. (Before those searches, and while a
+/// full cache still dropped fields in use, SteerSuite `forest` with 64 fields for its 500
+/// agents mostly walked straight, waiting for a field, and 16 % stuck behind boxes; with
+/// 512, 1 %.)
 pub const MAX_FIELDS: usize = 512;
 /// Clearance asked of a planned route beyond the agent's radius, metres.
 pub const PASS_SKIN: f32 = 0.05;

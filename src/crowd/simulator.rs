@@ -959,22 +959,23 @@ impl Crowd {
     }
 
     /// Caps the memory of planned routes ([`RouteMode::Planned`]): the planner caches at most
-    /// `max_fields` distance fields (one per goal block and radius class, least recently used
-    /// dropped first). Each field holds one `f32` per planning cell, so the cache holds at
+    /// `max_fields` distance fields (one per goal block and radius class). Each field holds one `f32` per planning cell, so the cache holds at
     /// most `max_fields × cells × 4` bytes, where cells is the planning grid's
     /// ([`Planner::cells`]: about 65 536 at most, 256 KiB per field; 128 MiB at the default
     /// [`MAX_FIELDS`] = 512). Lowering the cap below the fields now cached drops the least
     /// recently used ones at once and frees their memory ([`Planner::field_bytes`] reports
     /// what is held).
     ///
-    /// The trade-off: a cache smaller than the number of distinct goals in use thrashes. Each
-    /// sub-step computes at most [`FIELDS_PER_STEP`](super::planner::FIELDS_PER_STEP) new
-    /// fields; an agent waiting for its field searches a way of its own meanwhile (A* from its
-    /// goal to where it stands, in turns, within the search share of the route budget: see
-    /// [`Self::set_route_budget`]) and, beyond that share, walks straight at its target, so
-    /// with many agents heading for goals of their own the planner works harder and some
-    /// agents arrive later (see [`MAX_FIELDS`]). Results stay deterministic and the same for
-    /// any thread count.
+    /// A full cache makes room for a new field only by dropping the least recently used, and
+    /// only when that one has gone unused for
+    /// [`FIELD_HOT_STEPS`](super::planner::FIELD_HOT_STEPS) sub-steps (two route updates): a
+    /// field agents are following is never dropped for another goal's. The trade-off: with
+    /// more distinct goals in use than the cap, the goals asked for first keep their fields,
+    /// and the other agents search ways of their own (A* from the goal to where each stands, in
+    /// turns, within the search share of the route budget: see [`Self::set_route_budget`])
+    /// and, beyond that share, walk straight at their targets, until a field falls out of use.
+    /// Each sub-step computes at most [`FIELDS_PER_STEP`](super::planner::FIELDS_PER_STEP) new
+    /// fields either way. Results stay deterministic and the same for any thread count.
     ///
     /// `max_fields` must be in `1..=MAX_FIELDS`: 0 and values above [`MAX_FIELDS`] are refused
     /// with [`CrowdError::InvalidArgument`] (not clamped), and nothing changes.

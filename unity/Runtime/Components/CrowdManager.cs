@@ -31,8 +31,9 @@ namespace Wayfarer.Components
         bool _keepHeight = true;
 
         [SerializeField, Range(1, CrowdSimulation.MaxRouteCache), Tooltip("Most distance fields cached for planned routes, " +
-            "each 4 bytes per planning cell (up to ~256 KiB): at most this × 256 KiB. Fewer than the agents' distinct goals " +
-            "thrashes (agents search ways of their own, or walk straight, while they wait for a field).")]
+            "each 4 bytes per planning cell (up to ~256 KiB): at most this × 256 KiB. With fewer than the agents' distinct goals, " +
+            "the first goals asked for keep their fields and the other agents search ways of their own, or walk straight, " +
+            "until a field falls out of use.")]
         int _routeCache = CrowdSimulation.MaxRouteCache;
 
         [SerializeField, Range(1, CrowdSimulation.MaxRouteBudget), Tooltip("Most distance fields computed per step for " +

@@ -86,14 +86,16 @@ namespace Wayfarer.Crowd
 
         /// <summary>
         /// Caps the memory of planned routes (<see cref="RouteMode.Planned"/>): at most
-        /// <paramref name="maxFields"/> distance fields are cached (least recently used dropped first,
-        /// at once when the cap is lowered). Each holds 4 bytes per planning cell (about 65 536 cells
+        /// <paramref name="maxFields"/> distance fields are cached (the least recently used dropped at
+        /// once when the cap is lowered). Each holds 4 bytes per planning cell (about 65 536 cells
         /// at most: 256 KiB), so the cache holds at most maxFields × cells × 4 bytes: 128 MiB at the
         /// default <see cref="MaxRouteCache"/> (a field made stale by an obstacle change also holds a
-        /// repair list under an eighth of its size: 144 MiB at most). A cache smaller than the number of distinct goals in
-        /// use thrashes: agents waiting for a field search ways of their own within the route budget's
-        /// search share (see <see cref="SetRouteBudget"/>) and walk straight at their targets beyond it,
-        /// so the planner works harder and some arrive later. 1..<see cref="MaxRouteCache"/>; anything else throws
+        /// repair list under an eighth of its size: 144 MiB at most). A full cache makes room for a new field only by
+        /// dropping one unused for two route updates (20 sub-steps), never one agents are following: with
+        /// more distinct goals in use than the cap, the goals asked for first keep their fields, and the
+        /// other agents search ways of their own within the route budget's search share (see
+        /// <see cref="SetRouteBudget"/>), and walk straight at their targets beyond it, until a field falls
+        /// out of use. 1..<see cref="MaxRouteCache"/>; anything else throws
         /// <see cref="WayfarerException"/> with <c>InvalidArgument</c> and changes nothing.
         /// </summary>
         public void SetRouteCache(int maxFields)
