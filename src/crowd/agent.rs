@@ -1,5 +1,6 @@
 //! One walking character: where it is, how it moves, what it looks out for and where it goes.
 
+use super::planner::Approach;
 use glam::{Vec2, Vec3};
 
 /// What an agent did in the last step (`WF_AGENT_*` in the C ABI).
@@ -195,10 +196,11 @@ pub struct Agent {
     /// Walking straight ([`RouteMode::Direct`]) but, held in a pocket, taking a detour out of it
     /// (see *Detours* there).
     pub(crate) detour: bool,
-    /// Planning its route, it took its last stretch by the planner's own search toward its
-    /// target (`Planner::approach`) when its route point was last refreshed: it keeps to that
-    /// search a few cells farther out than it starts it (see `APPROACH_HOLD`).
-    pub(crate) approaching: bool,
+    /// Planning its route, how it took its last stretch toward its target by the planner's own
+    /// search (`Planner::approach`) when its route point was last refreshed: it keeps to that
+    /// search a few cells farther out than it starts it (see `APPROACH_HOLD`), and walking
+    /// straight, straight a ring farther (see [`Approach`]).
+    pub(crate) approaching: Approach,
     /// Planned route point, whether it is the target, and sub-steps until it is refreshed.
     pub(crate) plan: (Vec2, bool, u32),
     pub(crate) next_waypoint: usize,
@@ -243,7 +245,7 @@ impl Agent {
             hit: Hit::default(),
             slide: 0,
             detour: false,
-            approaching: false,
+            approaching: Approach::Off,
             velocity: Vec2::ZERO,
             settled_at: 0.0,
             plan: (Vec2::ZERO, true, 0),

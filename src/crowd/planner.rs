@@ -142,6 +142,21 @@ const APPROACH_RINGS: usize = 4;
 /// going round another, paced between the two for good: one of 800 planned agents of the
 /// speed benchmark's scene.)
 const APPROACH_HOLD: usize = 6;
+
+/// How an agent took its last stretch to its target (see [`Planner::approach`]) when its route
+/// point was last refreshed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Approach {
+    /// Not by [`Planner::approach`].
+    #[default]
+    Off,
+    /// Along the way that search found.
+    Search,
+    /// Straight at the target (the search's own straight slide got near enough). The next
+    /// route keeps it straight while the slide gets a ring nearer than the search's seeds do
+    /// (see [`Planner::approach`]).
+    Straight,
+}
 /// The most cells the search of [`Planner::approach`] takes.
 const APPROACH_SEARCH: u64 = 1024;
 /// Cells the A* searches of agents waiting for a field may take per sub-step, per field of
@@ -246,7 +261,7 @@ struct Leg {
     pass: f32,
     step: f32,
     wedged: bool,
-    approaching: bool,
+    approaching: Approach,
 }
 
 /// The route planner of a crowd.
@@ -1507,9 +1522,9 @@ impl Planner {
     /// `avoid`: another agent's centre and radius the agent is to search its way round (it
     /// gives way in a head-on block), out of turn while searches last; when they do not, its
     /// usual route. `wedged`: the agent touches two obstacles or more (see [`Self::descend`]).
-    /// `approaching`: in, whether the agent took its last stretch by [`Self::approach`] at its
-    /// last route; out, whether it does now (it then keeps to it out to [`APPROACH_HOLD`]
-    /// cells farther).
+    /// `approaching`: in, how the agent took its last stretch by [`Self::approach`] at its last
+    /// route; out, how it does now (it then keeps to it out to [`APPROACH_HOLD`] cells
+    /// farther, and straight at the target while its slide gets a ring farther).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn next_point(
         &mut self,
@@ -1519,7 +1534,7 @@ impl Planner {
         ticket: u32,
         avoid: Option<(Vec2, f32)>,
         wedged: bool,
-        approaching: &mut bool,
+        approaching: &mut Approach,
         fits: impl Fn(Vec2) -> bool,
     ) -> (Vec2, bool) {
         let was_approaching = core::mem::take(approaching);
@@ -1575,10 +1590,14 @@ impl Planner {
     }
 
     /// [`Self::next_point`] along the distance field of clearance `pass` (lines of sight
-    /// asking `need` of the centre clearances), and whether the way came from
+    /// asking `need` of the centre clearances), and how the way came from
     /// [`Self::approach`]: `None` when no cell within three of the agent's is reachable in
     /// that field.
-    fn descend(&mut self, leg: Leg, fits: &impl Fn(Vec2) -> bool) -> Option<((Vec2, bool), bool)> {
+    fn descend(
+        &mut self,
+        leg: Leg,
+        fits: &impl Fn(Vec2) -> bool,
+    ) -> Option<((Vec2, bool), Approach)> {
         let Leg {
             pos,
             target,
@@ -1593,7 +1612,7 @@ impl Planner {
         let class = Self::class(pass);
         let Some(f) = self.field(block, class, pass) else {
             // Over this sub-step's budget: walk straight for now, ask again next sub-step.
-            return Some(((target, false), false));
+            return Some(((target, false), Approach::Off));
         };
         let dist = &self.fields[f].dist;
         let start = self.clamped_cell(pos);
@@ -1606,10 +1625,20 @@ impl Planner {
             let (best, sliding) = self.best_near(dist, start, pos, step, fits)?;
             cur = sliding.unwrap_or(best);
         }
-        let zone = APPROACH_CELLS + if approaching { APPROACH_HOLD } else { 0 };
+        let zone = APPROACH_CELLS
+            + if approaching == Approach::Off {
+                0
+            } else {
+                APPROACH_HOLD
+            };
         if self.near_block(cur, block, zone) {
             if let Some(route) = self.approach(leg, fits) {
-                return Some((route, true));
+                let how = if route.1 {
+                    Approach::Straight
+                } else {
+                    Approach::Search
+                };
+                return Some((route, how));
             }
         }
         let dist = &self.fields[f].dist;
@@ -1641,7 +1670,7 @@ impl Planner {
         // that stood a fifth of a metre from it, held off by an arrived one, walked on the
         // spot for good: it could not settle against agents that were no nearer that point.)
         if len <= 2 && dist[cur] == 0.0 && !self.near_block(cur, block, 0) {
-            return Some(((target, true), false));
+            return Some(((target, true), Approach::Off));
         }
         // Wedged between obstacles, off the graph (its cell's point and moves are clear, but
         // not the line from where it stands to the next cells): back onto the graph at the
@@ -1653,12 +1682,12 @@ impl Planner {
             let rep = |k: usize| self.rep[descent[k] as usize];
             if !(1..=ahead).any(|k| self.slides(pos, rep(k), step, fits)) {
                 if let Some((_, Some(c))) = self.best_near(dist, start, pos, step, fits) {
-                    return Some(((self.rep[c], false), false));
+                    return Some(((self.rep[c], false), Approach::Off));
                 }
             }
         }
         let route = self.aim_or_target(pos, target, &descent[..len], need, step, fits);
-        Some((route, false))
+        Some((route, Approach::Off))
     }
 
     /// The cells within three of `start` reachable in the field `dist`, ranked by their value
@@ -1931,17 +1960,27 @@ impl Planner {
             need,
             pass,
             step,
+            approaching,
             ..
         } = leg;
         // The cells whose points slide to within `near` of the target, for the least `near`
         // from the radius up, in half cells, that the agent or any cell does (the target may
-        // lie inside an obstacle); when the agent does, it walks straight at the target.
+        // lie inside an obstacle); when the agent does, it walks straight at the target. An
+        // agent that walked straight at it last time keeps on while its slide gets within one
+        // ring more: the steer, taking it round an obstacle on the line, moves it to where the
+        // slide just misses the ring its seeds make (a target inside a disc: the agent paced
+        // between walking straight and a search's way round the other side, for good).
+        let hold = if approaching == Approach::Straight {
+            0.5 * self.cell
+        } else {
+            0.0
+        };
         let mut seeds = std::mem::take(&mut self.search_seeds);
         seeds.clear();
         let around = self.clamped_cell(target);
         for k in 0..=APPROACH_RINGS {
             let near = radius + 0.5 * self.cell * k as f32;
-            if self.reaches(pos, target, near, step, fits) {
+            if self.reaches(pos, target, near + hold, step, fits) {
                 self.search_seeds = seeds;
                 return Some((target, true));
             }
@@ -2898,22 +2937,23 @@ mod tests {
             p.search_cells = 0;
             tests.set(0);
             assert_eq!(
-                p.next_point(pos, target, 0.3, i, None, false, &mut false, fits),
+                p.next_point(pos, target, 0.3, i, None, false, &mut Approach::Off, fits),
                 (target, false)
             );
             assert_eq!(tests.get(), 0, "no line tested without searches left");
             p.search_cells = u64::MAX;
             (p.stride, p.sub_steps) = (2, u64::from(i) + 1);
             assert_eq!(
-                p.next_point(pos, target, 0.3, i, None, false, &mut false, fits),
+                p.next_point(pos, target, 0.3, i, None, false, &mut Approach::Off, fits),
                 (target, false)
             );
             assert_eq!(tests.get(), 0, "no line tested out of turn");
             p.stride = 1;
-            let searched = p.next_point(pos, target, 0.3, i, None, false, &mut false, fits);
+            let searched = p.next_point(pos, target, 0.3, i, None, false, &mut Approach::Off, fits);
             assert!(tests.get() > 0, "lines tested in its turn");
             fielded.budget = 1;
-            let by_field = fielded.next_point(pos, target, 0.3, i, None, false, &mut false, fits);
+            let by_field =
+                fielded.next_point(pos, target, 0.3, i, None, false, &mut Approach::Off, fits);
             routed += usize::from(by_field.0 != target);
             // Both aims lie on a shortest way: the field's value where the aim is, plus the
             // straight walk to it, is the value where the agent is (to within a cell or two:

@@ -14,7 +14,7 @@ use super::escape::{Escape, WayOut};
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::kernels::Kernels;
 use super::obstacle::{Obstacle, Shape};
-use super::planner::{Planner, MAX_FIELDS, MAX_FIELDS_PER_STEP, REPLAN_STEPS};
+use super::planner::{Approach, Planner, MAX_FIELDS, MAX_FIELDS_PER_STEP, REPLAN_STEPS};
 use super::sieve::Ring;
 use super::steering::{
     clear_of_obstacles, finish_turns, obstacle_distance, obstacle_margin, obstacles_within,
@@ -365,7 +365,7 @@ fn retarget(a: &mut Agent, target: Vec3, arrival_radius: f32) {
     a.next_waypoint = 0;
     a.settled_at = 0.0;
     a.plan.2 = 0;
-    a.approaching = false;
+    a.approaching = Approach::Off;
     if a.state == AgentState::Arrived {
         a.state = AgentState::Moving;
     }
