@@ -142,21 +142,6 @@ const APPROACH_RINGS: usize = 4;
 /// going round another, paced between the two for good: one of 800 planned agents of the
 /// speed benchmark's scene.)
 const APPROACH_HOLD: usize = 6;
-
-/// How an agent took its last stretch to its target (see [`Planner::approach`]) when its route
-/// point was last refreshed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) enum Approach {
-    /// Not by [`Planner::approach`].
-    #[default]
-    Off,
-    /// Along the way that search found.
-    Search,
-    /// Straight at the target (the search's own straight slide got near enough). The next
-    /// route keeps it straight while the slide gets a ring nearer than the search's seeds do
-    /// (see [`Planner::approach`]).
-    Straight,
-}
 /// The most cells the search of [`Planner::approach`] takes.
 const APPROACH_SEARCH: u64 = 1024;
 /// Cells the A* searches of agents waiting for a field may take per sub-step, per field of
@@ -247,11 +232,26 @@ impl Hasher for KeyHash {
     }
 }
 
+/// How an agent took its last stretch to its target (see [`Planner::approach`]) when its route
+/// point was last refreshed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Approach {
+    /// Not by [`Planner::approach`].
+    #[default]
+    Off,
+    /// Along the way that search found.
+    Search,
+    /// Straight at the target (the search's own straight slide got near enough). The next
+    /// route keeps it straight while its slide still gets within one ring (half a cell) more
+    /// of the target than the search's seeds do (see [`Planner::approach`]).
+    Straight,
+}
+
 /// One agent's question to [`Planner::descend`] and [`Planner::approach`]: where it stands,
 /// its target and radius, the centre clearance its lines of sight ask (`need`), the clearance
 /// of the field's cells and moves (`pass`), the spacing of its exact disc tests (`step`), and
-/// whether it is wedged (touching two obstacles or more), and whether it took its last stretch
-/// by [`Planner::approach`] at its last route.
+/// whether it is wedged (touching two obstacles or more), and how it took its last stretch by
+/// [`Planner::approach`] at its last route.
 #[derive(Clone, Copy, Debug)]
 struct Leg {
     pos: Vec2,
@@ -1081,8 +1081,8 @@ impl Planner {
     }
 
     /// Whether [`Self::field`] would give the field of goal block `goal` for clearance `pass`
-    /// now: it is cached, or this sub-step's budget can compute it. (It changes nothing: no
-    /// use is recorded.)
+    /// now: it is cached, or this sub-step's budget can compute it and the cache can take it
+    /// ([`Self::admits`]). (No use is recorded and no field changes.)
     fn field_ready(&mut self, goal: usize, pass: f32) -> bool {
         self.keys.contains_key(&field_key(goal, Self::class(pass)))
             || (self.budget > 0 && self.admits())
