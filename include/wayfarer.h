@@ -172,7 +172,8 @@ enum WfRoute
   WF_ROUTE_DIRECT = 0,
   // Through the corners given by `wf_crowd_set_waypoints`, then to the target.
   WF_ROUTE_WAYPOINTS = 1,
-  // Along a route the crowd plans around its static obstacles.
+  // Along a route the crowd plans around its static obstacles; wedged in a crack between
+  // obstacles (touching two) for 2 s, it takes the same search's way out, then plans again.
   WF_ROUTE_PLANNED = 2,
 };
 #ifndef __cplusplus

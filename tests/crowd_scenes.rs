@@ -758,6 +758,43 @@ fn a_planned_agent_whose_target_lies_just_inside_a_disc_arrives_against_it() {
     assert!(p.distance(target) < 1.0, "at {p}");
 }
 
+#[test]
+fn a_planned_agent_wedged_in_a_crack_between_two_boxes_gets_out() {
+    // The planned benchmark's scene with 2 800 agents, one kept where it stood for good after
+    // 300 s: in a crack between two boxes barely wider than itself, touching both. The
+    // planning grid has no open cell in the crack, and its route pointed on through it. Now an
+    // agent held there, wedged, for DETOUR_TIME takes the detour search out, as one walking
+    // straight does, and then plans again.
+    let mut s = Scenario::benchmark(2_800);
+    let at = Vec2::new(38.977, 96.961);
+    let target = Vec2::new(-40.0, -99.9);
+    let (i, &a) = (s.agents.iter().enumerate())
+        .find(|(_, &a)| {
+            let t = s.crowd.agent(a).unwrap().target;
+            Vec2::new(t.x, t.z).distance(target) < 0.1
+        })
+        .unwrap();
+    for (j, &b) in s.agents.iter().enumerate() {
+        if j != i {
+            s.crowd.remove_agent(b).unwrap();
+        }
+    }
+    s.crowd.set_route_mode(a, RouteMode::Planned).unwrap();
+    s.crowd
+        .set_position(a, Vec3::new(at.x, 0.0, at.y), -1.8)
+        .unwrap();
+    let touching = (s.crowd.obstacles())
+        .filter(|(_, o)| o.shape().unwrap().contact(at).distance < 0.3 + 1e-3)
+        .count();
+    assert_eq!(touching, 2, "wedged between two boxes");
+    for _ in 0..300 {
+        s.crowd.step(0.1, 1).unwrap();
+    }
+    let p = s.crowd.agent(a).unwrap().position;
+    let moved = Vec2::new(p.x, p.z).distance(at);
+    assert!(moved > 20.0, "moved {moved} m in 30 s, to {p:?}");
+}
+
 /// A crowd of one with four 0.1 m posts at the corners of a 400 m square: the planning grid
 /// then has the 10 k benchmark's coarse cells (1.6 m).
 fn coarse_grid_crowd() -> Crowd {

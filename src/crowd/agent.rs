@@ -51,6 +51,11 @@ pub enum RouteMode {
     /// Through the caller's corner waypoints in order, then to the target.
     Waypoints = 1,
     /// Along a route the crowd plans around static obstacles (see [`crate::crowd::Planner`]).
+    /// An agent wedged in a crack the planning grid has no open cell in (touching two
+    /// obstacles, blocked hitting one) for [`DETOUR_TIME`] seconds takes the detour search out
+    /// of it (see *Detours* in [`RouteMode::Direct`]), then plans again.
+    ///
+    /// [`DETOUR_TIME`]: crate::crowd::DETOUR_TIME
     Planned = 2,
 }
 
@@ -194,7 +199,7 @@ pub struct Agent {
     /// −1 against it, 0 not sliding (see `steering`, *Keep sliding*).
     pub(crate) slide: i8,
     /// Walking straight ([`RouteMode::Direct`]) but, held in a pocket, taking a detour out of it
-    /// (see *Detours* there).
+    /// (see *Detours* there); or planning its route, wedged in a crack, taking that detour out.
     pub(crate) detour: bool,
     /// Planning its route, how it took its last stretch toward its target by the planner's own
     /// search (`Planner::approach`) when its route point was last refreshed: it keeps to that

@@ -24,7 +24,7 @@ namespace Wayfarer.Crowd
         Direct = 0,
         /// <summary>Through the corners given with <see cref="CrowdSimulation.SetWaypoints"/>, then the target.</summary>
         Waypoints = 1,
-        /// <summary>A route planned around the crowd's obstacles.</summary>
+        /// <summary>A route planned around the crowd's obstacles; wedged in a crack between obstacles (touching two) for 2 s, it searches its way out as <see cref="Direct"/> does, then plans again.</summary>
         Planned = 2,
     }
 

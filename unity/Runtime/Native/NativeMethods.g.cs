@@ -669,7 +669,8 @@ namespace Wayfarer.Native
         Direct = 0,
         // Through the corners given by `wf_crowd_set_waypoints`, then to the target.
         Waypoints = 1,
-        // Along a route the crowd plans around its static obstacles.
+        // Along a route the crowd plans around its static obstacles; wedged in a crack between
+        // obstacles (touching two) for 2 s, it takes the same search's way out, then plans again.
         Planned = 2,
     }
 
