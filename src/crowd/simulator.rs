@@ -398,6 +398,35 @@ fn pin(a: &mut Agent, p: Vec2, radius: f32, now: u64, held: f32) {
     }
 }
 
+/// The point agent `a`, at `pos` on a detour, makes for: out of the pocket by a search round it
+/// (see *Detours* in [`RouteMode::Direct`]), again every [`REPLAN_STEPS`] sub-steps or on
+/// reaching the point it made for. `None` once straight on at its target is the way: the
+/// detour ends.
+fn detour_point(
+    a: &mut Agent,
+    pos: Vec2,
+    escape: &mut Escape,
+    shapes: &[Option<Shape>],
+    og: &ObstacleGrid,
+) -> Option<Vec2> {
+    let (point, _, age) = a.plan;
+    if age > 0 && point.distance(pos) > TURN_NEAR * a.radius {
+        a.plan.2 -= 1;
+        return Some(point);
+    }
+    let target = Vec2::new(a.target.x, a.target.z);
+    match escape.way_out(pos, target, a.radius, shapes, og) {
+        WayOut::Via(point) => {
+            a.plan = (point, false, REPLAN_STEPS);
+            Some(point)
+        }
+        WayOut::Straight => {
+            a.detour = false;
+            None
+        }
+    }
+}
+
 /// Counts agent `a` (planning its route, blocked hitting an obstacle, at `p`, of `radius`) held
 /// as [`pin`] does, but takes the detour only when, held for [`DETOUR_TIME`], it is wedged
 /// (touching two obstacles or more, to within a hundredth of its radius): in a crack between
@@ -1164,24 +1193,10 @@ impl Crowd {
                 (target, true)
             }
             RouteMode::Direct => {
-                // On a detour: out of the pocket by a search round the agent, again every
-                // REPLAN_STEPS sub-steps or on reaching the point it made for; straight on once
-                // that is the way.
-                let (point, _, age) = a.plan;
-                if age > 0 && point.distance(pos) > TURN_NEAR * a.radius {
-                    a.plan.2 -= 1;
-                    return (point, false);
-                }
                 let (shapes, og) = (&self.shapes, &self.obstacle_grid);
-                match self.escape.way_out(pos, target, a.radius, shapes, og) {
-                    WayOut::Via(point) => {
-                        a.plan = (point, false, REPLAN_STEPS);
-                        (point, false)
-                    }
-                    WayOut::Straight => {
-                        a.detour = false;
-                        (target, true)
-                    }
+                match detour_point(a, pos, &mut self.escape, shapes, og) {
+                    Some(point) => (point, false),
+                    None => (target, true),
                 }
             }
             RouteMode::Waypoints => {
@@ -1200,22 +1215,13 @@ impl Crowd {
                     return (target, true);
                 }
                 if a.detour {
-                    // Wedged in a crack the planning grid has no open cell in, and held there:
-                    // out by the detour search, as an agent walking straight (see
-                    // `pin_wedged`); the planner again once straight on is the way.
-                    let (point, _, age) = a.plan;
-                    if age > 0 && point.distance(pos) > TURN_NEAR * a.radius {
-                        a.plan.2 -= 1;
-                        return (point, false);
-                    }
+                    // Wedged in a crack the planning grid has no open cell in, and held there
+                    // (see `pin_wedged`): out as an agent walking straight gets out of a pocket;
+                    // the planner again once straight on is the way.
                     let (shapes, og) = (&self.shapes, &self.obstacle_grid);
-                    if let WayOut::Via(point) =
-                        self.escape.way_out(pos, target, a.radius, shapes, og)
-                    {
-                        a.plan = (point, false, REPLAN_STEPS);
+                    if let Some(point) = detour_point(a, pos, &mut self.escape, shapes, og) {
                         return (point, false);
                     }
-                    a.detour = false;
                     a.plan.2 = 0;
                 }
                 let (point, last, age) = a.plan;
