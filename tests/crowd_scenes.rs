@@ -705,6 +705,30 @@ fn a_planned_agent_near_its_goal_inside_a_box_does_not_pace() {
     assert!(short.is_empty(), "{} short: {short:?}", short.len());
 }
 
+/// The speed benchmark's scene with `n` agents, all but the one whose target lies within 0.1 m
+/// of `target` removed; that one planning its route, placed at `at` with yaw `yaw`.
+fn alone_in_the_planned_benchmark(
+    n: usize,
+    target: Vec2,
+    at: Vec2,
+    yaw: f32,
+) -> (Scenario, AgentId) {
+    let mut s = Scenario::benchmark(n);
+    let mine = |c: &Crowd, a: AgentId| {
+        let t = c.agent(a).unwrap().target;
+        Vec2::new(t.x, t.z).distance(target) < 0.1
+    };
+    let a = *s.agents.iter().find(|&&a| mine(&s.crowd, a)).unwrap();
+    for &b in s.agents.iter().filter(|&&b| b != a) {
+        s.crowd.remove_agent(b).unwrap();
+    }
+    s.crowd.set_route_mode(a, RouteMode::Planned).unwrap();
+    s.crowd
+        .set_position(a, Vec3::new(at.x, 0.0, at.y), yaw)
+        .unwrap();
+    (s, a)
+}
+
 #[test]
 fn a_planned_agent_whose_target_lies_just_inside_a_disc_arrives_against_it() {
     // The 10 k benchmark's scene (planning cells 1.6 m), one agent kept, 2.4 m from its target,
@@ -714,19 +738,9 @@ fn a_planned_agent_whose_target_lies_just_inside_a_disc_arrives_against_it() {
     // other way, back to where the slide got near enough, and so on: it paced there for the
     // whole 800 s of the planned 10 k run, the one agent of 10 000 that never arrived. Now an
     // agent that walked straight keeps on while its slide gets within one ring more.
-    let mut s = Scenario::benchmark(10_000);
     let target = Vec2::new(-189.6402, 163.10455);
-    let (i, &a) = (s.agents.iter().enumerate())
-        .find(|(_, &a)| {
-            let t = s.crowd.agent(a).unwrap().target;
-            Vec2::new(t.x, t.z).distance(target) < 1e-3
-        })
-        .unwrap();
-    for (j, &b) in s.agents.iter().enumerate() {
-        if j != i {
-            s.crowd.remove_agent(b).unwrap();
-        }
-    }
+    let (mut s, a) =
+        alone_in_the_planned_benchmark(10_000, target, Vec2::new(-187.85, 164.87), 0.0);
     let disc = (s.crowd.obstacles())
         .find_map(|(_, o)| match o {
             Obstacle::Circle { center, radius }
@@ -737,10 +751,6 @@ fn a_planned_agent_whose_target_lies_just_inside_a_disc_arrives_against_it() {
             _ => None,
         })
         .expect("the disc round the target");
-    s.crowd.set_route_mode(a, RouteMode::Planned).unwrap();
-    s.crowd
-        .set_position(a, Vec3::new(-187.85, 0.0, 164.87), 0.0)
-        .unwrap();
     let mut steps = 0;
     while s.crowd.agent(a).unwrap().state() != AgentState::Arrived {
         steps += 1;
@@ -765,24 +775,8 @@ fn a_planned_agent_wedged_in_a_crack_between_two_boxes_gets_out() {
     // planning grid has no open cell in the crack, and its route pointed on through it. Now an
     // agent held there, wedged, for DETOUR_TIME takes the detour search out, as one walking
     // straight does, and then plans again.
-    let mut s = Scenario::benchmark(2_800);
     let at = Vec2::new(38.977, 96.961);
-    let target = Vec2::new(-40.0, -99.9);
-    let (i, &a) = (s.agents.iter().enumerate())
-        .find(|(_, &a)| {
-            let t = s.crowd.agent(a).unwrap().target;
-            Vec2::new(t.x, t.z).distance(target) < 0.1
-        })
-        .unwrap();
-    for (j, &b) in s.agents.iter().enumerate() {
-        if j != i {
-            s.crowd.remove_agent(b).unwrap();
-        }
-    }
-    s.crowd.set_route_mode(a, RouteMode::Planned).unwrap();
-    s.crowd
-        .set_position(a, Vec3::new(at.x, 0.0, at.y), -1.8)
-        .unwrap();
+    let (mut s, a) = alone_in_the_planned_benchmark(2_800, Vec2::new(-40.0, -99.9), at, -1.8);
     let touching = (s.crowd.obstacles())
         .filter(|(_, o)| o.shape().unwrap().contact(at).distance < 0.3 + 1e-3)
         .count();
