@@ -13,7 +13,10 @@ pub enum AgentState {
     /// Inside its arrival radius; for a target inside an obstacle or closer to one than its
     /// radius less the arrival radius (so it cannot come that near), within the arrival radius
     /// of the nearest point it can reach, or pressed against that obstacle and blocked there
-    /// (the nearer places taken); or settled against agents already arrived at the same
+    /// (the nearer places taken); for a target in a crack between obstacles too narrow for
+    /// it (touching two of them that each lie within its radius and arrival radius of the
+    /// target), wedged as deep as it gets and blocked there; or settled against agents already
+    /// arrived at the same
     /// target. Arrived short of the target, it is steered afresh when an obstacle within two
     /// radii of it is added, removed or moved (or an agent it settled against walks on), and
     /// walks on if it can now get nearer.

@@ -7,9 +7,11 @@ namespace Wayfarer.Crowd
         Moving = 0,
         /// <summary>Within its arrival radius of the target (stopped); for a target inside an
         /// obstacle or too close to one to come that near, within it of the nearest point it can
-        /// reach, or pressed against that obstacle and blocked; or settled against others arrived
-        /// at the same target. Arrived short of the target, it walks on when an obstacle within
-        /// two radii of it is added, removed or moved and it can now get nearer.</summary>
+        /// reach, or pressed against that obstacle and blocked; for one in a crack between
+        /// obstacles too narrow for it, wedged as deep as it gets and blocked; or settled against
+        /// others arrived at the same target. Arrived short of the target, it walks on when an
+        /// obstacle within two radii of it is added, removed or moved and it can now get
+        /// nearer.</summary>
         Arrived = 1,
         /// <summary>Could not make progress this step (boxed in).</summary>
         Blocked = 2,

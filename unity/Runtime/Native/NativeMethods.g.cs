@@ -650,7 +650,8 @@ namespace Wayfarer.Native
         Moving = 0,
         // Inside its arrival radius (for a target inside an obstacle or too close to one to come
         // that near: within it of the nearest point it can reach, or pressed against that
-        // obstacle and blocked), or settled against others arrived at the same target. Arrived
+        // obstacle and blocked; in a crack between obstacles too narrow for it, wedged as deep as
+        // it gets and blocked), or settled against others arrived at the same target. Arrived
         // short of the target, it walks on when an obstacle within two radii of it is added,
         // removed or moved and it can now get nearer.
         Arrived = 1,
