@@ -1269,13 +1269,13 @@ fn an_agent_sent_into_a_crack_between_two_boxes_arrives_wedged_in_it() {
             let mut c = Crowd::new(1).unwrap();
             for ((x, z), (half_x, half_z), yaw) in boxes {
                 let center = Vec3::new(x, 0.0, z);
-                (c.add_obstacle(Obstacle::OrientedBox {
+                let b = Obstacle::OrientedBox {
                     center,
                     half_x,
                     half_z,
                     yaw,
-                }))
-                .unwrap();
+                };
+                c.add_obstacle(b).unwrap();
             }
             let a = side as f32 * FRAC_PI_2 + 0.3;
             let from = target + 5.0 * Vec2::new(a.cos(), a.sin());

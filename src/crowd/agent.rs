@@ -16,10 +16,9 @@ pub enum AgentState {
     /// (the nearer places taken); for a target in a crack between obstacles too narrow for
     /// it (touching two of them that each lie within its radius and arrival radius of the
     /// target), wedged as deep as it gets and blocked there; or settled against agents already
-    /// arrived at the same
-    /// target. Arrived short of the target, it is steered afresh when an obstacle within two
-    /// radii of it is added, removed or moved (or an agent it settled against walks on), and
-    /// walks on if it can now get nearer.
+    /// arrived at the same target. Arrived short of the target, it is steered afresh when an
+    /// obstacle within two radii of it is added, removed or moved (or an agent it settled
+    /// against walks on), and walks on if it can now get nearer.
     Arrived = 1,
     /// Wants to move but made less than a tenth of its intended progress this step.
     Blocked = 2,

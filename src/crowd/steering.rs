@@ -62,12 +62,12 @@
 //! stands, and those behind it settle against it. A target in a crack between obstacles that
 //! each leave it room but together do not (touching two that lie within its radius and arrival
 //! radius of the target, walking into one, blocked) is met wedged as deep as it gets: the
-//! agent arrives there. An agent arrived short of its target stays
-//! put (until pushed a radius away) except when an obstacle within two radii of it changed
-//! since the last step, or an agent it may have settled against walked on: then it is steered
-//! afresh, and stays arrived if it still settles (one arrived neighbour in the way is
-//! enough) or is still pressed against the obstacle in its way; else it walks on, and those
-//! settled against it are steered afresh in the next step.
+//! agent arrives there. An agent arrived short of its target stays put (until pushed a radius
+//! away) except when an obstacle within two radii of it changed since the last step, or an
+//! agent it may have settled against walked on: then it is steered afresh, and stays arrived
+//! if it still settles (one arrived neighbour in the way is enough) or is still pressed
+//! against the obstacle in its way; else it walks on, and those settled against it are steered
+//! afresh in the next step.
 //!
 //! **Give way** (planned agents, decided with the route in `Crowd::route`): two agents that
 //! touch, each standing right in the other's way to its route point and its most urgent
