@@ -1136,15 +1136,8 @@ fn in_crack(b: &Body, shapes: &[Option<Shape>], grid: &ObstacleGrid) -> bool {
         b.radius * (1.0 + AT_BEST_SLACK),
         b.radius + b.arrival_radius,
     );
-    let mut n = 0;
-    grid.query_near(b.pos, touch, |oi| {
-        if let Some(s) = &shapes[oi] {
-            n += usize::from(
-                s.contact(b.pos).distance <= touch && s.contact(b.target).distance < beside,
-            );
-        }
-    });
-    n >= 2
+    let near_target = |s: &Shape| s.contact(b.target).distance < beside;
+    count_within(b.pos, touch, shapes, grid, near_target) >= 2
 }
 
 /// How many obstacles come within `within` of `p` (their signed distance, as
@@ -1155,10 +1148,22 @@ pub(crate) fn obstacles_within(
     shapes: &[Option<Shape>],
     grid: &ObstacleGrid,
 ) -> usize {
+    count_within(p, within, shapes, grid, |_| true)
+}
+
+/// How many obstacles that `keep` accepts come within `within` of `p` (as
+/// [`obstacles_within`]).
+fn count_within(
+    p: Vec2,
+    within: f32,
+    shapes: &[Option<Shape>],
+    grid: &ObstacleGrid,
+    keep: impl Fn(&Shape) -> bool,
+) -> usize {
     let mut n = 0;
     grid.query_near(p, within, |oi| {
         if let Some(s) = &shapes[oi] {
-            n += (s.contact(p).distance <= within) as usize;
+            n += usize::from(s.contact(p).distance <= within && keep(s));
         }
     });
     n
