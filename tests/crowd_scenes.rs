@@ -1299,3 +1299,82 @@ fn an_agent_sent_into_a_crack_between_two_boxes_arrives_wedged_in_it() {
         }
     }
 }
+
+#[test]
+fn an_agent_sent_to_a_point_inside_a_box_goes_round_the_shorter_way_to_the_nearest_face() {
+    // The speed benchmark's scene walking straight, 2 800 agents: a target 0.27 m inside an
+    // oriented box from its nearest face, and an agent arrived at its own target by the box's
+    // corner. Coming at the box on a side away from that face, the agent slid toward the
+    // nearer edge of the side it hit: round the long way, to arrive pressed on the box 1.5–
+    // 1.8 m from the target; or, the arrived agent in its way at that corner, it turned to
+    // and fro beside it for good. Now it goes the shorter way round the box to the face
+    // nearest the target and arrives there, as near as it gets, from every side, with and
+    // without the agent at the corner (planning its route, the planner's last stretch took it
+    // there already).
+    let (center, half_x, half_z, yaw) = (
+        (-32.261_406, -45.709_793),
+        0.971_414_1,
+        0.613_514_66,
+        1.899_782,
+    );
+    let target = Vec2::new(-31.99, -45.97);
+    // How deep inside its nearest face the target lies (f64, in the box's own frame: local x
+    // along (cos yaw, −sin yaw)).
+    let (s, c) = (yaw as f64).sin_cos();
+    let d = (
+        target.x as f64 - center.0 as f64,
+        target.y as f64 - center.1 as f64,
+    );
+    let local = (d.0 * c - d.1 * s, d.0 * s + d.1 * c);
+    let depth = (half_x as f64 - local.0.abs()).min(half_z as f64 - local.1.abs());
+    assert!((0.2..0.3).contains(&depth), "{depth}");
+    // Its centre held a radius off that face: the nearest it gets, and the arrival radius on.
+    let (radius, arrival) = (0.3f32, 0.3f32);
+    let nearest = depth + radius as f64 + arrival as f64 + 1e-3;
+    for mode in [RouteMode::Direct, RouteMode::Planned] {
+        for corner_agent in [false, true] {
+            for side in 0..13 {
+                let mut crowd = Crowd::new(2).unwrap();
+                let b = Obstacle::OrientedBox {
+                    center: Vec3::new(center.0, 0.0, center.1),
+                    half_x,
+                    half_z,
+                    yaw,
+                };
+                crowd.add_obstacle(b).unwrap();
+                if corner_agent {
+                    let at = Vec3::new(-33.602, 0.0, -46.509);
+                    let other = crowd.add_agent(at, 0.0, 1.3, radius).unwrap();
+                    crowd
+                        .set_target(other, Vec3::new(-33.805, 0.0, -46.378), arrival)
+                        .unwrap();
+                }
+                // Twelve starts 5 m out round the target, and where it stood in the benchmark.
+                let from = if side == 12 {
+                    Vec2::new(-33.9, -47.5)
+                } else {
+                    let a = side as f32 * std::f32::consts::TAU / 12.0;
+                    target + 5.0 * Vec2::new(a.cos(), a.sin())
+                };
+                let id = crowd
+                    .add_agent(Vec3::new(from.x, 0.0, from.y), 0.0, 1.3, radius)
+                    .unwrap();
+                crowd
+                    .set_target(id, Vec3::new(target.x, 0.0, target.y), arrival)
+                    .unwrap();
+                crowd.set_route_mode(id, mode).unwrap();
+                for _ in 0..150 {
+                    crowd.step(0.1, 1).unwrap();
+                }
+                let a = crowd.agent(id).unwrap();
+                let off = Vec2::new(a.position.x, a.position.z).distance(target) as f64;
+                let case = format!("{mode:?}, corner agent {corner_agent}, side {side}");
+                assert_eq!(a.state(), AgentState::Arrived, "{case}: {off} m off");
+                assert!(
+                    off <= nearest,
+                    "{case}: arrived {off} m off (nearest {nearest})"
+                );
+            }
+        }
+    }
+}

@@ -5,6 +5,7 @@
 //! Signed distance of a point p to a rounded box: with q = |local(p)| − half,
 //! d = ‖max(q, 0)‖ + min(max(q.x, q.z), 0) − round (negative inside).
 
+use super::angle::atan2;
 use glam::{Vec2, Vec3};
 
 /// A static obstacle as the caller describes it.
@@ -268,6 +269,63 @@ impl Shape {
             d
         };
         core - self.round
+    }
+    /// Where the surface point nearest `p` lies along the surface: its arc length from the
+    /// core box's corner (h.x, −h.y), counter-clockwise in local coordinates (x along the
+    /// axis, z along its left perpendicular), and the perimeter, 4·h.x + 4·h.y + 2π·round.
+    ///
+    /// The surface runs in four quarters, each a face of the core box then the rounded corner
+    /// that follows it: the face x = h.x then the corner (h.x, h.y), the face z = h.y then
+    /// (−h.x, h.y), and so on. The local outward normal n at the point says which quarter
+    /// (its signs: a face's normal is along an axis exactly) and how far round its corner
+    /// (the angle φ ∈ [0, π/2) it turned from the face's normal, an arc of round·φ); the core
+    /// point c (the surface point clamped to the core box) says how far along the face.
+    fn perimeter_at(&self, p: Vec2) -> (f32, f32) {
+        let ct = self.contact(p);
+        let n = Vec2::new(ct.normal.dot(self.axis), ct.normal.dot(self.perp()));
+        let c = self.local(ct.point).clamp(-self.half, self.half);
+        let (h, r) = (self.half, self.round);
+        let quarter = core::f32::consts::FRAC_PI_2 * r;
+        // (base of the quarter, distance along its face, how far round its corner)
+        let (base, along, phi) = if n.x > 0.0 && n.y >= 0.0 {
+            (0.0, c.y + h.y, atan2(n.y, n.x))
+        } else if n.y > 0.0 && n.x <= 0.0 {
+            (2.0 * h.y + quarter, h.x - c.x, atan2(-n.x, n.y))
+        } else if n.x < 0.0 && n.y <= 0.0 {
+            (
+                2.0 * (h.x + h.y) + 2.0 * quarter,
+                h.y - c.y,
+                atan2(-n.y, -n.x),
+            )
+        } else {
+            (
+                2.0 * h.x + 4.0 * h.y + 3.0 * quarter,
+                c.x + h.x,
+                atan2(n.x, -n.y),
+            )
+        };
+        let total = 4.0 * (h.x + h.y) + 4.0 * quarter;
+        (base + along + r * phi, total)
+    }
+
+    /// The unit tangent of the surface at the point nearest `from`, pointing the shorter way
+    /// round the surface to the point nearest `to` (counter-clockwise on a tie, and when the
+    /// two are the same point).
+    ///
+    /// With u the arc length along the surface (see `perimeter_at`) and L the perimeter,
+    /// counter-clockwise is shorter when (u_to − u_from) mod L ≤ L/2; the counter-clockwise
+    /// tangent is the outward normal turned a quarter counter-clockwise.
+    pub fn way_round(&self, from: Vec2, to: Vec2) -> Vec2 {
+        let (u_from, total) = self.perimeter_at(from);
+        let (u_to, _) = self.perimeter_at(to);
+        let ahead = (u_to - u_from).rem_euclid(total);
+        let n = self.contact(from).normal;
+        let ccw = Vec2::new(-n.y, n.x);
+        if ahead <= 0.5 * total {
+            ccw
+        } else {
+            -ccw
+        }
     }
 }
 
@@ -541,5 +599,129 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The surface of `s` as an f64 polyline, counter-clockwise: each face, then its corner's
+    /// arc in 64 pieces, from the core corner (h.x, −h.y); points in world coordinates. A wall
+    /// is given a thickness of 2 mm, so that its two sides are apart.
+    fn f64_outline(s: &Shape) -> Vec<(f64, f64)> {
+        let (hx, hz, r) = (s.half.x as f64, (s.half.y as f64).max(1e-3), s.round as f64);
+        let (ax, az) = (s.axis.x as f64, s.axis.y as f64);
+        let (cx, cz) = (s.center.x as f64, s.center.y as f64);
+        let world = |x: f64, z: f64| (cx + ax * x - az * z, cz + az * x + ax * z);
+        let mut pts = Vec::new();
+        // The four corners, each with the normal angle its arc starts at.
+        let corners = [(hx, -hz), (hx, hz), (-hx, hz), (-hx, -hz)];
+        for (k, &(x, z)) in corners.iter().enumerate() {
+            let start = (k as f64 - 1.0) * core::f64::consts::FRAC_PI_2;
+            for i in 0..=64 {
+                let a = start + core::f64::consts::FRAC_PI_2 * i as f64 / 64.0;
+                pts.push(world(x + r * a.cos(), z + r * a.sin()));
+            }
+        }
+        pts
+    }
+
+    /// Arc length along the closed polyline to the point of it nearest `p`, and the perimeter.
+    fn f64_arc_at(pts: &[(f64, f64)], p: (f64, f64)) -> (f64, f64) {
+        let (mut walked, mut best, mut at) = (0.0f64, f64::INFINITY, 0.0);
+        for i in 0..pts.len() {
+            let (a, b) = (pts[i], pts[(i + 1) % pts.len()]);
+            let (dx, dz) = (b.0 - a.0, b.1 - a.1);
+            let len = (dx * dx + dz * dz).sqrt();
+            let t = if len > 0.0 {
+                (((p.0 - a.0) * dx + (p.1 - a.1) * dz) / (len * len)).clamp(0.0, 1.0)
+            } else {
+                0.0
+            };
+            let (qx, qz) = (a.0 + dx * t - p.0, a.1 + dz * t - p.1);
+            let d = (qx * qx + qz * qz).sqrt();
+            if d < best {
+                (best, at) = (d, walked + t * len);
+            }
+            walked += len;
+        }
+        (at, walked)
+    }
+
+    proptest::proptest! {
+        /// `way_round` against an f64 reference: the counter-clockwise polyline of the
+        /// surface, the arc lengths of the surface points of `from` and `to` along it, and the
+        /// shorter way between them (cases within a hundredth of the perimeter of a tie, or of
+        /// the same point, are skipped: the polyline's chords differ from the arcs there).
+        #[test]
+        fn way_round_goes_the_shorter_way_as_an_f64_outline_says(
+            kind in 0u8..3,
+            hx in 0.05f32..3.0,
+            hz in 0.05f32..3.0,
+            yaw in -3.2f32..3.2,
+            (fa, fd) in (-3.2f32..3.2, 0.0f32..2.0),
+            (ta, td) in (-3.2f32..3.2, 0.0f32..2.0),
+        ) {
+            let center = Vec3::new(1.5, 0.0, -2.0);
+            let ob = match kind {
+                0 => Obstacle::Circle { center, radius: hx },
+                1 => Obstacle::OrientedBox { center, half_x: hx, half_z: hz, yaw },
+                _ => Obstacle::Wall {
+                    a: center - Vec3::new(hx, 0.0, hz),
+                    b: center + Vec3::new(hx, 0.0, hz),
+                },
+            };
+            let s = ob.shape().unwrap();
+            // Points round the centre, out to about twice the bounding circle (inside a box,
+            // too).
+            let at = |a: f32, d: f32| {
+                let dir = Vec2::new(a.cos(), a.sin());
+                s.center + dir * (d * s.bounding_radius() + 0.3 * d.max(0.0))
+            };
+            let (from, to) = (at(fa, fd), at(ta, td));
+            let pts = f64_outline(&s);
+            // Each point's surface point (as `contact` picks it where two are nearest, inside
+            // a box or on a wall), 5 mm out along its normal: on a wall, nearer that side.
+            let out = |p: Vec2| {
+                let c = s.contact(p);
+                let q = c.point + c.normal * 5e-3;
+                (q.x as f64, q.y as f64)
+            };
+            let (u_from, total) = f64_arc_at(&pts, out(from));
+            let (u_to, _) = f64_arc_at(&pts, out(to));
+            let ahead = (u_to - u_from).rem_euclid(total);
+            proptest::prop_assume!((ahead - 0.5 * total).abs() > 0.01 * total);
+            proptest::prop_assume!(ahead.min(total - ahead) > 0.01 * total);
+            let way = s.way_round(from, to);
+            let n = s.contact(from).normal;
+            let ccw = Vec2::new(-n.y, n.x);
+            proptest::prop_assert!((way.length() - 1.0).abs() < 1e-5);
+            proptest::prop_assert!(way.dot(n).abs() < 1e-5);
+            proptest::prop_assert_eq!(way.dot(ccw) > 0.0, ahead < 0.5 * total);
+        }
+    }
+
+    #[test]
+    fn way_round_on_a_box_goes_round_the_nearer_corner() {
+        // A 2 × 1 box: from the middle of its bottom face to points on its other faces.
+        let s = Obstacle::Box {
+            min: Vec3::new(-1.0, 0.0, -0.5),
+            max: Vec3::new(1.0, 0.0, 0.5),
+        }
+        .shape()
+        .unwrap();
+        let from = Vec2::new(0.2, -0.8);
+        // The right face: round the right corner (+x along the bottom face).
+        assert_eq!(s.way_round(from, Vec2::new(1.3, 0.0)), Vec2::new(1.0, 0.0));
+        // The left face: round the left corner.
+        assert_eq!(
+            s.way_round(from, Vec2::new(-1.3, 0.0)),
+            Vec2::new(-1.0, 0.0)
+        );
+        // The top face, right of the mirror point of `from` (x = −0.2): round the right, which
+        // is the shorter (0.8 + 1 + 1.1 = 2.9 against 1.2 + 1 + 0.9 = 3.1); left of it, the left.
+        assert_eq!(s.way_round(from, Vec2::new(-0.1, 0.3)), Vec2::new(1.0, 0.0));
+        assert_eq!(
+            s.way_round(from, Vec2::new(-0.3, 0.3)),
+            Vec2::new(-1.0, 0.0)
+        );
+        // A target inside, nearest the right face.
+        assert_eq!(s.way_round(from, Vec2::new(0.8, 0.1)), Vec2::new(1.0, 0.0));
     }
 }
