@@ -270,7 +270,7 @@ impl Shape {
         };
         core - self.round
     }
-    /// Where the surface point nearest `p` lies along the surface: its arc length from the
+    /// Where the surface point of contact `ct` lies along the surface: its arc length from the
     /// core box's corner (h.x, −h.y), counter-clockwise in local coordinates (x along the
     /// axis, z along its left perpendicular), and the perimeter, 4·h.x + 4·h.y + 2π·round.
     ///
@@ -280,8 +280,7 @@ impl Shape {
     /// (its signs: a face's normal is along an axis exactly) and how far round its corner
     /// (the angle φ ∈ [0, π/2) it turned from the face's normal, an arc of round·φ); the core
     /// point c (the surface point clamped to the core box) says how far along the face.
-    fn perimeter_at(&self, p: Vec2) -> (f32, f32) {
-        let ct = self.contact(p);
+    fn perimeter_at(&self, ct: &Contact) -> (f32, f32) {
         let n = Vec2::new(ct.normal.dot(self.axis), ct.normal.dot(self.perp()));
         let c = self.local(ct.point).clamp(-self.half, self.half);
         let (h, r) = (self.half, self.round);
@@ -316,10 +315,11 @@ impl Shape {
     /// counter-clockwise is shorter when (u_to − u_from) mod L ≤ L/2; the counter-clockwise
     /// tangent is the outward normal turned a quarter counter-clockwise.
     pub fn way_round(&self, from: Vec2, to: Vec2) -> Vec2 {
-        let (u_from, total) = self.perimeter_at(from);
-        let (u_to, _) = self.perimeter_at(to);
+        let at = self.contact(from);
+        let (u_from, total) = self.perimeter_at(&at);
+        let (u_to, _) = self.perimeter_at(&self.contact(to));
         let ahead = (u_to - u_from).rem_euclid(total);
-        let n = self.contact(from).normal;
+        let n = at.normal;
         let ccw = Vec2::new(-n.y, n.x);
         if ahead <= 0.5 * total {
             ccw
