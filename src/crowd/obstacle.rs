@@ -270,6 +270,7 @@ impl Shape {
         };
         core - self.round
     }
+
     /// Where the surface point of contact `ct` lies along the surface: its arc length from the
     /// core box's corner (h.x, −h.y), counter-clockwise in local coordinates (x along the
     /// axis, z along its left perpendicular), and the perimeter, 4·h.x + 4·h.y + 2π·round.
