@@ -80,6 +80,8 @@ mod floor {
         s: Soa,
         t: Soa,
         cell: f32,
+        /// `1 / cell`.
+        inv: f32,
         nx: usize,
         nz: usize,
         x0: f32,
@@ -118,7 +120,37 @@ mod floor {
         _mm_cvtss_f32(_mm_min_ss(s, _mm_shuffle_ps(s, s, 1)))
     }
 
+    /// The lanes of agents `j..j + W` that come before `e` and are not agent `me`.
+    #[inline(always)]
+    unsafe fn others(j: usize, e: usize, me: __m256) -> __m256 {
+        let idx = _mm256_add_ps(
+            _mm256_set1_ps(j as f32),
+            _mm256_setr_ps(0., 1., 2., 3., 4., 5., 6., 7.),
+        );
+        _mm256_and_ps(
+            _mm256_cmp_ps(idx, _mm256_set1_ps(e as f32), _CMP_LT_OQ),
+            _mm256_cmp_ps(idx, me, _CMP_NEQ_OQ),
+        )
+    }
+
     impl World {
+        /// The cell of a position, clamped so that its 3 × 3 block lies inside the grid
+        /// (rounding may put an agent on the margin's edge).
+        fn cell_of(&self, x: f32, z: f32) -> (usize, usize) {
+            let cx = ((x - self.x0) * self.inv) as usize;
+            let cz = ((z - self.z0) * self.inv) as usize;
+            (cx.clamp(1, self.nx - 2), cz.clamp(1, self.nz - 2))
+        }
+
+        /// The agents (in cell order) of the three cells of row `rz` centred on column `cx`.
+        fn row_run(&self, rz: usize, cx: usize) -> (usize, usize) {
+            let row = rz * self.nx;
+            (
+                self.start[row + cx - 1] as usize,
+                self.start[row + cx + 2] as usize,
+            )
+        }
+
         /// Sorts the state by cell (a counting sort over a grid covering every agent, with a
         /// margin of one cell).
         fn sort(&mut self) {
@@ -132,6 +164,7 @@ mod floor {
                 z1 = z1.max(self.s.pz[i]);
             }
             let inv = 1.0 / self.cell;
+            self.inv = inv;
             self.nx = ((x1 - x0) * inv) as usize + 3;
             self.nz = ((z1 - z0) * inv) as usize + 3;
             self.x0 = x0 - self.cell;
@@ -180,11 +213,9 @@ mod floor {
         unsafe fn steer(&mut self) {
             let n = self.n;
             let s = &self.s;
-            let inv = 1.0 / self.cell;
             let look = 4.0f32;
             let cosf = (100.0f32).to_radians().cos();
             let repel = 1.5f32;
-            let lane = _mm256_setr_ps(0., 1., 2., 3., 4., 5., 6., 7.);
             for i in 0..n {
                 let (pix, piz) = (s.px[i], s.pz[i]);
                 let (gx0, gz0) = (s.tx[i] - pix, s.tz[i] - piz);
@@ -199,9 +230,7 @@ mod floor {
                 let ri = s.r[i];
                 let horizon = look / s.speed[i].max(0.05);
                 let reach = look + ri + 0.3;
-                // (Clamped: rounding may put an agent on the margin's edge.)
-                let cx = (((pix - self.x0) * inv) as usize).clamp(1, self.nx - 2);
-                let cz = (((piz - self.z0) * inv) as usize).clamp(1, self.nz - 2);
+                let (cx, cz) = self.cell_of(pix, piz);
                 let (bx, bz, bu, bfx, bfz) = (
                     _mm256_set1_ps(pix),
                     _mm256_set1_ps(piz),
@@ -220,15 +249,9 @@ mod floor {
                 let (mut sx, mut sz) = (zero, zero);
                 let mut mind2 = _mm256_set1_ps(f32::INFINITY);
                 for rz in cz - 1..=cz + 1 {
-                    let a = self.start[rz * self.nx + cx - 1] as usize;
-                    let e = self.start[rz * self.nx + cx + 2] as usize;
-                    let mut j = a;
+                    let (mut j, e) = self.row_run(rz, cx);
                     while j < e {
-                        let idx = _mm256_add_ps(_mm256_set1_ps(j as f32), lane);
-                        let valid = _mm256_and_ps(
-                            _mm256_cmp_ps(idx, _mm256_set1_ps(e as f32), _CMP_LT_OQ),
-                            _mm256_cmp_ps(idx, me, _CMP_NEQ_OQ),
-                        );
+                        let valid = others(j, e, me);
                         let xx = _mm256_sub_ps(_mm256_loadu_ps(s.px.as_ptr().add(j)), bx);
                         let xz = _mm256_sub_ps(_mm256_loadu_ps(s.pz.as_ptr().add(j)), bz);
                         let rj = _mm256_loadu_ps(s.r.as_ptr().add(j));
@@ -392,8 +415,6 @@ mod floor {
         unsafe fn project(&mut self) {
             let n = self.n;
             let s = &self.s;
-            let lane = _mm256_setr_ps(0., 1., 2., 3., 4., 5., 6., 7.);
-            let inv = 1.0 / self.cell;
             for i in 0..n {
                 self.ox[i] = 0.0;
                 self.oz[i] = 0.0;
@@ -401,23 +422,16 @@ mod floor {
                     continue;
                 }
                 let (pix, piz) = (s.px[i], s.pz[i]);
-                let cx = (((pix - self.x0) * inv) as usize).clamp(1, self.nx - 2);
-                let cz = (((piz - self.z0) * inv) as usize).clamp(1, self.nz - 2);
+                let (cx, cz) = self.cell_of(pix, piz);
                 let (bx, bz) = (_mm256_set1_ps(pix), _mm256_set1_ps(piz));
                 let bri = _mm256_set1_ps(s.r[i]);
                 let me = _mm256_set1_ps(i as f32);
                 let zero = _mm256_setzero_ps();
                 let (mut sx, mut sz) = (zero, zero);
                 for rz in cz - 1..=cz + 1 {
-                    let a = self.start[rz * self.nx + cx - 1] as usize;
-                    let e = self.start[rz * self.nx + cx + 2] as usize;
-                    let mut j = a;
+                    let (mut j, e) = self.row_run(rz, cx);
                     while j < e {
-                        let idx = _mm256_add_ps(_mm256_set1_ps(j as f32), lane);
-                        let valid = _mm256_and_ps(
-                            _mm256_cmp_ps(idx, _mm256_set1_ps(e as f32), _CMP_LT_OQ),
-                            _mm256_cmp_ps(idx, me, _CMP_NEQ_OQ),
-                        );
+                        let valid = others(j, e, me);
                         let xx = _mm256_sub_ps(bx, _mm256_loadu_ps(s.px.as_ptr().add(j)));
                         let xz = _mm256_sub_ps(bz, _mm256_loadu_ps(s.pz.as_ptr().add(j)));
                         let r = _mm256_add_ps(bri, _mm256_loadu_ps(s.r.as_ptr().add(j)));
@@ -486,6 +500,7 @@ mod floor {
             s,
             // The query's reach (look-ahead 4 m + both radii), grown by the walk between sorts.
             cell: 4.6 + (every - 1) as f32 * 1.3 * 0.1,
+            inv: 0.0,
             nx: 0,
             nz: 0,
             x0: 0.0,
