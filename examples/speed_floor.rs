@@ -32,15 +32,22 @@ mod floor {
     use super::args::arg;
     use std::arch::x86_64::*;
     use std::time::Instant;
+    use wayfarer::crowd::agent::{
+        DEFAULT_FOV_HALF_ANGLE, DEFAULT_FOV_RANGE, DEFAULT_MAX_TURN_RATE, DEFAULT_REPEL_FORCE,
+    };
     use wayfarer::crowd::scenario::Scenario;
+    use wayfarer::crowd::steering::{BRAKE_TIME, SIDE_BIAS};
 
     /// Lanes of f32 in an AVX2 register.
     const W: usize = 8;
+    /// The benchmark's agents: all of radius 0.3 m, walking at 1.3 m/s, stepped by 0.1 s.
+    const MAX_RADIUS: f32 = 0.3;
+    const MAX_SPEED: f32 = 1.3;
+    const DT: f32 = 0.1;
 
     /// The agents' state, one array per field, each padded by `W` entries, so that a lane
     /// run past the last agent still reads inside the array (lanes past a run's end are
     /// masked out).
-    #[derive(Default, Clone)]
     struct Soa {
         px: Vec<f32>,
         pz: Vec<f32>,
@@ -92,7 +99,7 @@ mod floor {
         // outputs by id
         out_x: Vec<f32>,
         out_z: Vec<f32>,
-        out_yaw_hx: Vec<f32>,
+        out_heading_x: Vec<f32>,
         // steer outputs
         dx: Vec<f32>,
         dz: Vec<f32>,
@@ -213,9 +220,9 @@ mod floor {
         unsafe fn steer(&mut self) {
             let n = self.n;
             let s = &self.s;
-            let look = 4.0f32;
-            let cosf = (100.0f32).to_radians().cos();
-            let repel = 1.5f32;
+            let look = DEFAULT_FOV_RANGE;
+            let cosf = DEFAULT_FOV_HALF_ANGLE.cos();
+            let repel = DEFAULT_REPEL_FORCE;
             for i in 0..n {
                 let (pix, piz) = (s.px[i], s.pz[i]);
                 let (gx0, gz0) = (s.tx[i] - pix, s.tz[i] - piz);
@@ -225,11 +232,11 @@ mod floor {
                 } else {
                     (s.hx[i], s.hz[i])
                 };
-                let vp = s.speed[i].min(dist / 0.5);
+                let vp = s.speed[i].min(dist / BRAKE_TIME);
                 let (vix, viz) = (gx * vp, gz * vp);
                 let ri = s.r[i];
                 let horizon = look / s.speed[i].max(0.05);
-                let reach = look + ri + 0.3;
+                let reach = look + ri + MAX_RADIUS;
                 let (cx, cz) = self.cell_of(pix, piz);
                 let (bx, bz, bu, bfx, bfz) = (
                     _mm256_set1_ps(pix),
@@ -317,12 +324,12 @@ mod floor {
                                 let u = _mm256_mul_ps(_mm256_mul_ps(u0, u0), _mm256_set1_ps(repel));
                                 let u = _mm256_and_ps(u, hit);
                                 sx = _mm256_fmadd_ps(
-                                    _mm256_fmadd_ps(sdx, _mm256_set1_ps(0.35), nx),
+                                    _mm256_fmadd_ps(sdx, _mm256_set1_ps(SIDE_BIAS), nx),
                                     u,
                                     sx,
                                 );
                                 sz = _mm256_fmadd_ps(
-                                    _mm256_fmadd_ps(sdz, _mm256_set1_ps(0.35), nz),
+                                    _mm256_fmadd_ps(sdz, _mm256_set1_ps(SIDE_BIAS), nz),
                                     u,
                                     sz,
                                 );
@@ -331,7 +338,7 @@ mod floor {
                         j += W;
                     }
                 }
-                self.gap[i] = hmin(mind2).sqrt() - ri - 0.3;
+                self.gap[i] = hmin(mind2).sqrt() - ri - MAX_RADIUS;
                 let dirx = gx + hsum(sx);
                 let dirz = gz + hsum(sz);
                 self.dx[i] = dirx;
@@ -348,7 +355,7 @@ mod floor {
         #[target_feature(enable = "avx2,fma")]
         unsafe fn turn_walk(&mut self, dt: f32) {
             let n = self.n;
-            let maxt = std::f32::consts::TAU * dt;
+            let maxt = DEFAULT_MAX_TURN_RATE * dt;
             let (cm, sm) = (maxt.cos(), maxt.sin());
             let s = &mut self.s;
             let mut i = 0;
@@ -418,7 +425,7 @@ mod floor {
             for i in 0..n {
                 self.ox[i] = 0.0;
                 self.oz[i] = 0.0;
-                if self.gap[i] > 2.0 * 1.3 * 0.1 {
+                if self.gap[i] > 2.0 * MAX_SPEED * DT {
                     continue;
                 }
                 let (pix, piz) = (s.px[i], s.pz[i]);
@@ -470,7 +477,7 @@ mod floor {
                 let id = s.id[i] as usize;
                 self.out_x[id] = s.px[i];
                 self.out_z[id] = s.pz[i];
-                self.out_yaw_hx[id] = s.hx[i];
+                self.out_heading_x[id] = s.hx[i];
             }
         }
     }
@@ -499,7 +506,7 @@ mod floor {
             t: Soa::with_len(n),
             s,
             // The query's reach (look-ahead 4 m + both radii), grown by the walk between sorts.
-            cell: 4.6 + (every - 1) as f32 * 1.3 * 0.1,
+            cell: DEFAULT_FOV_RANGE + 2.0 * MAX_RADIUS + (every - 1) as f32 * MAX_SPEED * DT,
             inv: 0.0,
             nx: 0,
             nz: 0,
@@ -510,7 +517,7 @@ mod floor {
             fill: vec![],
             out_x: vec![0.0; n],
             out_z: vec![0.0; n],
-            out_yaw_hx: vec![0.0; n],
+            out_heading_x: vec![0.0; n],
             dx: vec![0.0; n + W],
             dz: vec![0.0; n + W],
             ox: vec![0.0; n + W],
@@ -534,7 +541,7 @@ mod floor {
             // SAFETY: `main` checked AVX2 and FMA (the same for the two calls below).
             unsafe { w.steer() };
             let t2 = Instant::now();
-            unsafe { w.turn_walk(0.1) };
+            unsafe { w.turn_walk(DT) };
             let t3 = Instant::now();
             unsafe { w.project() };
             let t4 = Instant::now();
