@@ -1,18 +1,21 @@
 //! The speed goal's floor: not wayfarer's crowd step, but a measurement of what the seed's
 //! bare model costs on this machine when every part of it runs in AVX2 lanes over
 //! structure-of-arrays state kept in cell order (see the README's *Speed* and
-//! `docs/crowd.md`, *The speed goal*).
+//! `docs/crowd.md`, *The floor in lanes*).
 //!
-//! `cargo run --release --example speed_floor -- [agents] [steps] [sort every]` (defaults
-//! 10000, 100, 1) steps the speed benchmark's agents (16 m² each, walking to the antipode at
-//! 1.3 m/s, radius 0.3 m; its obstacles left out) with only: the field-of-view cone (4 m,
-//! ±100°), the time-to-collision push along the hit normal plus the side bias, the turn at
-//! most 2π rad/s, the walk with braking at the target, one overlap projection round (skipped
-//! for agents farther from everyone than two steps' walk), and positions written out by id.
-//! None of wayfarer's other rules (obstacles, arrival and settling, priorities, layers, hits,
-//! holds, detours, the sweep) and no multi-round projection. The third argument re-sorts the
-//! state by cell only every that many steps (the cells grown by the walk in between). It
-//! prints the best and mean step, the best of each phase, and a hash of the positions.
+//! `cargo run --release --example speed_floor -- [agents] [steps] [sort every] [obstacles]`
+//! (defaults 10000, 100, 1) steps the speed benchmark's agents (16 m² each, walking to the
+//! antipode at 1.3 m/s, radius 0.3 m) with only: the field-of-view cone (4 m, ±100°), the
+//! time-to-collision push along the hit normal plus the side bias, the turn at most 2π rad/s,
+//! the walk with braking at the target, one overlap projection round (skipped for agents
+//! farther from everyone than two steps' walk), and positions written out by id. With
+//! `obstacles`, the benchmark's obstacles too: range, cone, the walk line, the push along the
+//! normal and a tangent, and one push-out pass. None of wayfarer's other rules (arrival and
+//! settling, priorities, layers, hits, holds, detours, the sweep) and no multi-round
+//! projection. The third argument re-sorts the state by cell only every that many steps (the
+//! cells grown by the walk in between). It prints the best and mean step, the best of each
+//! phase, a hash of the positions, and how many agents end more than a centimetre inside an
+//! obstacle.
 
 #[path = "common/args.rs"]
 mod args;
@@ -37,6 +40,7 @@ mod floor {
     };
     use wayfarer::crowd::scenario::Scenario;
     use wayfarer::crowd::steering::{BRAKE_TIME, SIDE_BIAS};
+    use wayfarer::crowd::Obstacle;
 
     /// Lanes of f32 in an AVX2 register.
     const W: usize = 8;
@@ -106,6 +110,197 @@ mod floor {
         ox: Vec<f32>,
         gap: Vec<f32>,
         oz: Vec<f32>,
+        /// The direction to the target and the preferred speed (from the steer, for the
+        /// obstacle pass).
+        gx: Vec<f32>,
+        gz: Vec<f32>,
+        vp: Vec<f32>,
+        /// The nearest obstacle surface less the radius (from the obstacle pass).
+        ogap: Vec<f32>,
+        obstacles: Obstacles,
+    }
+
+    /// The obstacles as rounded boxes (a circle is a box of no extent rounded by its radius),
+    /// each copied into every cell of a fixed grid from which an agent could reach it within
+    /// its look-ahead, so that an agent reads one contiguous run (padded by `W` far-away
+    /// entries).
+    #[derive(Default)]
+    struct Obstacles {
+        x0: f32,
+        z0: f32,
+        inv: f32,
+        nx: usize,
+        nz: usize,
+        start: Vec<u32>,
+        /// Centre, local x axis (the local z axis is (−uz, ux)), half extents, rounding.
+        cx: Vec<f32>,
+        cz: Vec<f32>,
+        ux: Vec<f32>,
+        uz: Vec<f32>,
+        hx: Vec<f32>,
+        hz: Vec<f32>,
+        round: Vec<f32>,
+    }
+
+    impl Obstacles {
+        /// Lists `shapes` (centre x, z, local x axis, half extents, rounding) in cells of
+        /// `cell` metres, each in every cell within `reach` of its bounding circle.
+        fn new(shapes: &[[f32; 7]], cell: f32, reach: f32) -> Self {
+            let mut o = Obstacles {
+                inv: 1.0 / cell,
+                ..Obstacles::default()
+            };
+            if shapes.is_empty() {
+                o.start = vec![0];
+                return o;
+            }
+            let bound = |sh: &[f32; 7]| (sh[4] * sh[4] + sh[5] * sh[5]).sqrt() + sh[6] + reach;
+            let (mut x0, mut z0, mut x1, mut z1) = (f32::MAX, f32::MAX, f32::MIN, f32::MIN);
+            for sh in shapes {
+                let b = bound(sh);
+                x0 = x0.min(sh[0] - b);
+                x1 = x1.max(sh[0] + b);
+                z0 = z0.min(sh[1] - b);
+                z1 = z1.max(sh[1] + b);
+            }
+            o.x0 = x0;
+            o.z0 = z0;
+            o.nx = ((x1 - x0) * o.inv) as usize + 1;
+            o.nz = ((z1 - z0) * o.inv) as usize + 1;
+            let mut lists = vec![Vec::new(); o.nx * o.nz];
+            for (k, sh) in shapes.iter().enumerate() {
+                let b = bound(sh);
+                let (ax, bx) = (
+                    ((sh[0] - b - x0) * o.inv) as usize,
+                    ((sh[0] + b - x0) * o.inv) as usize,
+                );
+                let (az, bz) = (
+                    ((sh[1] - b - z0) * o.inv) as usize,
+                    ((sh[1] + b - z0) * o.inv) as usize,
+                );
+                for cz in az..=bz.min(o.nz - 1) {
+                    for cx in ax..=bx.min(o.nx - 1) {
+                        // The nearest point of the cell to the centre.
+                        let px = sh[0].clamp(x0 + cx as f32 * cell, x0 + (cx + 1) as f32 * cell);
+                        let pz = sh[1].clamp(z0 + cz as f32 * cell, z0 + (cz + 1) as f32 * cell);
+                        if (px - sh[0]).powi(2) + (pz - sh[1]).powi(2) <= b * b {
+                            lists[cz * o.nx + cx].push(k);
+                        }
+                    }
+                }
+            }
+            o.start.push(0);
+            for list in &lists {
+                for &k in list {
+                    let sh = &shapes[k];
+                    o.cx.push(sh[0]);
+                    o.cz.push(sh[1]);
+                    o.ux.push(sh[2]);
+                    o.uz.push(sh[3]);
+                    o.hx.push(sh[4]);
+                    o.hz.push(sh[5]);
+                    o.round.push(sh[6]);
+                }
+                o.start.push(o.cx.len() as u32);
+            }
+            for v in [&mut o.cx, &mut o.cz] {
+                v.extend([1e9; W]);
+            }
+            for v in [&mut o.ux, &mut o.uz, &mut o.hx, &mut o.hz, &mut o.round] {
+                v.extend([0.0; W]);
+            }
+            o
+        }
+
+        /// The run of obstacles listed in the cell of (x, z) (empty outside the grid).
+        #[inline(always)]
+        fn run(&self, x: f32, z: f32) -> (usize, usize) {
+            let fx = (x - self.x0) * self.inv;
+            let fz = (z - self.z0) * self.inv;
+            if !(fx >= 0.0 && fz >= 0.0) || fx as usize >= self.nx || fz as usize >= self.nz {
+                return (0, 0);
+            }
+            let c = fz as usize * self.nx + fx as usize;
+            (self.start[c] as usize, self.start[c + 1] as usize)
+        }
+    }
+
+    /// Eight rounded boxes seen from a point.
+    struct BoxLanes {
+        /// The signed distance from the point to the surface.
+        dist: __m256,
+        /// The outward unit normal at the nearest surface point.
+        nx: __m256,
+        nz: __m256,
+        /// The point in the box's frame, the frame's x axis, the half extents and rounding.
+        lx: __m256,
+        lz: __m256,
+        ux: __m256,
+        uz: __m256,
+        hx: __m256,
+        hz: __m256,
+        round: __m256,
+    }
+
+    /// The eight rounded boxes starting at `j` seen from (x, z).
+    #[inline(always)]
+    unsafe fn rounded_box(o: &Obstacles, j: usize, x: __m256, z: __m256) -> BoxLanes {
+        let (cx, cz) = (
+            _mm256_loadu_ps(o.cx.as_ptr().add(j)),
+            _mm256_loadu_ps(o.cz.as_ptr().add(j)),
+        );
+        let (ux, uz) = (
+            _mm256_loadu_ps(o.ux.as_ptr().add(j)),
+            _mm256_loadu_ps(o.uz.as_ptr().add(j)),
+        );
+        let (hx, hz) = (
+            _mm256_loadu_ps(o.hx.as_ptr().add(j)),
+            _mm256_loadu_ps(o.hz.as_ptr().add(j)),
+        );
+        let round = _mm256_loadu_ps(o.round.as_ptr().add(j));
+        let (dx, dz) = (_mm256_sub_ps(x, cx), _mm256_sub_ps(z, cz));
+        let lx = _mm256_fmadd_ps(dx, ux, _mm256_mul_ps(dz, uz));
+        let lz = _mm256_fmsub_ps(dz, ux, _mm256_mul_ps(dx, uz));
+        let sign = _mm256_set1_ps(-0.0);
+        let (sx, sz) = (_mm256_and_ps(lx, sign), _mm256_and_ps(lz, sign));
+        let zero = _mm256_setzero_ps();
+        let qx = _mm256_sub_ps(_mm256_andnot_ps(sign, lx), hx);
+        let qz = _mm256_sub_ps(_mm256_andnot_ps(sign, lz), hz);
+        let (ox, oz) = (_mm256_max_ps(qx, zero), _mm256_max_ps(qz, zero));
+        let ol = _mm256_sqrt_ps(_mm256_fmadd_ps(ox, ox, _mm256_mul_ps(oz, oz)));
+        let dist = _mm256_sub_ps(
+            _mm256_add_ps(ol, _mm256_min_ps(_mm256_max_ps(qx, qz), zero)),
+            round,
+        );
+        // Outside the core box: along the offset; inside: out of the nearer face.
+        let outside = _mm256_cmp_ps(ol, zero, _CMP_GT_OQ);
+        let iol = _mm256_div_ps(
+            _mm256_set1_ps(1.0),
+            _mm256_max_ps(ol, _mm256_set1_ps(1e-30)),
+        );
+        let x_face = _mm256_cmp_ps(qx, qz, _CMP_GE_OQ);
+        let one = _mm256_set1_ps(1.0);
+        let nlx = _mm256_blendv_ps(_mm256_and_ps(one, x_face), _mm256_mul_ps(ox, iol), outside);
+        let nlz = _mm256_blendv_ps(
+            _mm256_andnot_ps(x_face, one),
+            _mm256_mul_ps(oz, iol),
+            outside,
+        );
+        let (nlx, nlz) = (_mm256_or_ps(nlx, sx), _mm256_or_ps(nlz, sz));
+        let nx = _mm256_fnmadd_ps(nlz, uz, _mm256_mul_ps(nlx, ux));
+        let nz = _mm256_fmadd_ps(nlz, ux, _mm256_mul_ps(nlx, uz));
+        BoxLanes {
+            dist,
+            nx,
+            nz,
+            lx,
+            lz,
+            ux,
+            uz,
+            hx,
+            hz,
+            round,
+        }
     }
 
     /// The sum of the lanes.
@@ -143,6 +338,7 @@ mod floor {
     impl World {
         /// The cell of a position, clamped so that its 3 × 3 block lies inside the grid
         /// (rounding may put an agent on the margin's edge).
+        #[inline(always)]
         fn cell_of(&self, x: f32, z: f32) -> (usize, usize) {
             let cx = ((x - self.x0) * self.inv) as usize;
             let cz = ((z - self.z0) * self.inv) as usize;
@@ -150,6 +346,7 @@ mod floor {
         }
 
         /// The agents (in cell order) of the three cells of row `rz` centred on column `cx`.
+        #[inline(always)]
         fn row_run(&self, rz: usize, cx: usize) -> (usize, usize) {
             let row = rz * self.nx;
             (
@@ -233,6 +430,9 @@ mod floor {
                     (s.hx[i], s.hz[i])
                 };
                 let vp = s.speed[i].min(dist / BRAKE_TIME);
+                self.gx[i] = gx;
+                self.gz[i] = gz;
+                self.vp[i] = vp;
                 let (vix, viz) = (gx * vp, gz * vp);
                 let ri = s.r[i];
                 let horizon = look / s.speed[i].max(0.05);
@@ -344,6 +544,181 @@ mod floor {
                 self.dx[i] = dirx;
                 self.dz[i] = dirz;
             }
+        }
+
+        /// The obstacle pass: for each agent, the obstacles listed in its cell, eight at a
+        /// time: the nearest surface (the gap the push-out's skip needs), range and cone, the
+        /// walk line against the box grown by the agent's radius and the rounding (a slab
+        /// test), and the push along the normal and the tangent toward the walk, by urgency.
+        ///
+        /// # Safety
+        /// The CPU has AVX2 and FMA.
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn avoid_obstacles(&mut self) {
+            let o = &self.obstacles;
+            let s = &self.s;
+            let cosf = DEFAULT_FOV_HALF_ANGLE.cos();
+            let zero = _mm256_setzero_ps();
+            let one = _mm256_set1_ps(1.0);
+            let inf = _mm256_set1_ps(f32::INFINITY);
+            for i in 0..self.n {
+                let (pix, piz) = (s.px[i], s.pz[i]);
+                let (mut j, e) = o.run(pix, piz);
+                if j == e {
+                    self.ogap[i] = f32::INFINITY;
+                    continue;
+                }
+                let ri = s.r[i];
+                let (gx, gz) = (self.gx[i], self.gz[i]);
+                let horizon = DEFAULT_FOV_RANGE / s.speed[i].max(0.05);
+                let (bx, bz) = (_mm256_set1_ps(pix), _mm256_set1_ps(piz));
+                let (bgx, bgz) = (_mm256_set1_ps(gx), _mm256_set1_ps(gz));
+                let (bfx, bfz) = (_mm256_set1_ps(s.hx[i]), _mm256_set1_ps(s.hz[i]));
+                let bri = _mm256_set1_ps(ri);
+                let fov = _mm256_set1_ps(DEFAULT_FOV_RANGE);
+                let inv_v = _mm256_set1_ps(1.0 / self.vp[i].max(0.05));
+                let bu = _mm256_set1_ps(1.0 / horizon);
+                let (mut sx, mut sz) = (zero, zero);
+                let mut gap_min = inf;
+                while j < e {
+                    let valid = others(j, e, _mm256_set1_ps(-1.0));
+                    let b = rounded_box(o, j, bx, bz);
+                    let (nx, nz) = (b.nx, b.nz);
+                    let gap = _mm256_sub_ps(b.dist, bri);
+                    gap_min = _mm256_min_ps(gap_min, _mm256_blendv_ps(inf, gap, valid));
+                    let near = _mm256_and_ps(valid, _mm256_cmp_ps(gap, fov, _CMP_LE_OQ));
+                    if _mm256_movemask_ps(near) == 0 {
+                        j += W;
+                        continue;
+                    }
+                    // Cone: toward the contact point (−n), when not touching.
+                    let fw = _mm256_min_ps(
+                        _mm256_fmadd_ps(bfx, nx, _mm256_mul_ps(bfz, nz)),
+                        _mm256_fmadd_ps(bgx, nx, _mm256_mul_ps(bgz, nz)),
+                    );
+                    let seen = _mm256_or_ps(
+                        _mm256_cmp_ps(gap, zero, _CMP_LE_OQ),
+                        _mm256_cmp_ps(fw, _mm256_set1_ps(-cosf), _CMP_LE_OQ),
+                    );
+                    // The walk line in the box's frame, against the box grown by r + rounding.
+                    let (lx, lz, ux, uz) = (b.lx, b.lz, b.ux, b.uz);
+                    let grow = _mm256_add_ps(bri, b.round);
+                    let (hx, hz) = (_mm256_add_ps(b.hx, grow), _mm256_add_ps(b.hz, grow));
+                    let glx = _mm256_fmadd_ps(bgx, ux, _mm256_mul_ps(bgz, uz));
+                    let glz = _mm256_fmsub_ps(bgz, ux, _mm256_mul_ps(bgx, uz));
+                    let (ix, iz) = (_mm256_div_ps(one, glx), _mm256_div_ps(one, glz));
+                    let (ax, bx2) = (
+                        _mm256_mul_ps(_mm256_sub_ps(_mm256_sub_ps(zero, hx), lx), ix),
+                        _mm256_mul_ps(_mm256_sub_ps(hx, lx), ix),
+                    );
+                    let (az, bz2) = (
+                        _mm256_mul_ps(_mm256_sub_ps(_mm256_sub_ps(zero, hz), lz), iz),
+                        _mm256_mul_ps(_mm256_sub_ps(hz, lz), iz),
+                    );
+                    let t_near = _mm256_max_ps(_mm256_min_ps(ax, bx2), _mm256_min_ps(az, bz2));
+                    let t_far = _mm256_min_ps(_mm256_max_ps(ax, bx2), _mm256_max_ps(az, bz2));
+                    let hit = _mm256_and_ps(
+                        _mm256_and_ps(
+                            _mm256_cmp_ps(t_near, t_far, _CMP_LE_OQ),
+                            _mm256_cmp_ps(t_far, zero, _CMP_GE_OQ),
+                        ),
+                        _mm256_cmp_ps(t_near, fov, _CMP_LE_OQ),
+                    );
+                    let s_hit = _mm256_max_ps(t_near, zero);
+                    // Touching but walking away: no push.
+                    let away = _mm256_and_ps(
+                        _mm256_cmp_ps(s_hit, zero, _CMP_EQ_OQ),
+                        _mm256_cmp_ps(
+                            _mm256_fmadd_ps(bgx, nx, _mm256_mul_ps(bgz, nz)),
+                            zero,
+                            _CMP_GE_OQ,
+                        ),
+                    );
+                    let push =
+                        _mm256_andnot_ps(away, _mm256_and_ps(_mm256_and_ps(near, seen), hit));
+                    if _mm256_movemask_ps(push) == 0 {
+                        j += W;
+                        continue;
+                    }
+                    let t = _mm256_mul_ps(s_hit, inv_v);
+                    let u0 = _mm256_max_ps(_mm256_fnmadd_ps(t, bu, one), zero);
+                    let u = _mm256_and_ps(
+                        _mm256_mul_ps(_mm256_mul_ps(u0, u0), _mm256_set1_ps(DEFAULT_REPEL_FORCE)),
+                        push,
+                    );
+                    // The tangent right_of(n) = (nz, −nx), turned toward the walk.
+                    let (tx, tz) = (nz, _mm256_sub_ps(zero, nx));
+                    let back = _mm256_and_ps(
+                        _mm256_cmp_ps(
+                            _mm256_fmadd_ps(tx, bgx, _mm256_mul_ps(tz, bgz)),
+                            zero,
+                            _CMP_LT_OQ,
+                        ),
+                        _mm256_set1_ps(-0.0),
+                    );
+                    let (tx, tz) = (_mm256_xor_ps(tx, back), _mm256_xor_ps(tz, back));
+                    sx = _mm256_fmadd_ps(_mm256_add_ps(nx, tx), u, sx);
+                    sz = _mm256_fmadd_ps(_mm256_add_ps(nz, tz), u, sz);
+                    j += W;
+                }
+                self.ogap[i] = hmin(gap_min);
+                self.dx[i] += hsum(sx);
+                self.dz[i] += hsum(sz);
+            }
+        }
+
+        /// Pushes each agent that may have reached an obstacle (its gap before the step
+        /// under two steps' walk) out of every one it overlaps, along the normal.
+        ///
+        /// # Safety
+        /// The CPU has AVX2 and FMA.
+        #[target_feature(enable = "avx2,fma")]
+        unsafe fn push_out(&mut self) {
+            let o = &self.obstacles;
+            let s = &mut self.s;
+            let zero = _mm256_setzero_ps();
+            for i in 0..self.n {
+                if self.ogap[i] > 2.0 * MAX_SPEED * DT {
+                    continue;
+                }
+                let (pix, piz) = (s.px[i], s.pz[i]);
+                let (mut j, e) = o.run(pix, piz);
+                let (bx, bz, bri) = (
+                    _mm256_set1_ps(pix),
+                    _mm256_set1_ps(piz),
+                    _mm256_set1_ps(s.r[i]),
+                );
+                let (mut sx, mut sz) = (zero, zero);
+                while j < e {
+                    let valid = others(j, e, _mm256_set1_ps(-1.0));
+                    let b = rounded_box(o, j, bx, bz);
+                    let depth =
+                        _mm256_and_ps(_mm256_max_ps(_mm256_sub_ps(bri, b.dist), zero), valid);
+                    sx = _mm256_fmadd_ps(b.nx, depth, sx);
+                    sz = _mm256_fmadd_ps(b.nz, depth, sz);
+                    j += W;
+                }
+                s.px[i] = pix + hsum(sx);
+                s.pz[i] = piz + hsum(sz);
+            }
+        }
+
+        /// Agents left overlapping an obstacle by more than a centimetre (a check, untimed).
+        fn inside(&self) -> usize {
+            let o = &self.obstacles;
+            (0..self.n)
+                .filter(|&i| {
+                    let (x, z) = (self.s.px[i], self.s.pz[i]);
+                    let (a, e) = o.run(x, z);
+                    (a..e).any(|k| {
+                        let (dx, dz) = (x - o.cx[k], z - o.cz[k]);
+                        let lx = (dx * o.ux[k] + dz * o.uz[k]).abs() - o.hx[k];
+                        let lz = (dz * o.ux[k] - dx * o.uz[k]).abs() - o.hz[k];
+                        let out = (lx.max(0.0).powi(2) + lz.max(0.0).powi(2)).sqrt();
+                        out + lx.max(lz).min(0.0) - o.round[k] < self.s.r[i] - 0.01
+                    })
+                })
+                .count()
         }
 
         /// Turns each heading toward its wanted direction by at most the turn cap (a rotation
@@ -485,8 +860,33 @@ mod floor {
     /// Builds the agents, steps them and prints the timings.
     pub fn run() {
         let (n, steps, every) = (arg(1, 10_000).max(1), arg(2, 100).max(1), arg(3, 1).max(1));
-        // The speed benchmark's agents as they start (its obstacles are not used).
+        let with_obstacles = std::env::args().nth(4).as_deref() == Some("obstacles");
+        // The speed benchmark's agents as they start, and (with `obstacles`) its obstacles.
         let bench = Scenario::benchmark(n);
+        let mut shapes = Vec::new();
+        for (_, ob) in bench.crowd.obstacles().filter(|_| with_obstacles) {
+            shapes.push(match *ob {
+                Obstacle::Circle { center, radius } => {
+                    [center.x, center.z, 1.0, 0.0, 0.0, 0.0, radius]
+                }
+                Obstacle::OrientedBox {
+                    center,
+                    half_x,
+                    half_z,
+                    yaw,
+                } => [
+                    center.x,
+                    center.z,
+                    yaw.cos(),
+                    -yaw.sin(),
+                    half_x,
+                    half_z,
+                    0.0,
+                ],
+                _ => unreachable!("the benchmark has circles and oriented boxes"),
+            });
+        }
+        let reach = DEFAULT_FOV_RANGE + MAX_RADIUS + (every - 1) as f32 * MAX_SPEED * DT;
         let mut s = Soa::with_len(n);
         for (i, (_, a)) in bench.crowd.agents().enumerate() {
             s.px[i] = a.position.x;
@@ -523,9 +923,15 @@ mod floor {
             ox: vec![0.0; n + W],
             gap: vec![0.0; n + W],
             oz: vec![0.0; n + W],
+            gx: vec![0.0; n],
+            gz: vec![0.0; n],
+            vp: vec![0.0; n],
+            ogap: vec![f32::INFINITY; n],
+            obstacles: Obstacles::new(&shapes, DEFAULT_FOV_RANGE + 2.0 * MAX_RADIUS, reach),
         };
         let (mut best, mut tot) = (f64::INFINITY, 0.0);
-        let (mut bs, mut bst, mut btw, mut bp, mut bw) = (
+        let (mut bs, mut bst, mut bo, mut btw, mut bp, mut bw) = (
+            f64::INFINITY,
             f64::INFINITY,
             f64::INFINITY,
             f64::INFINITY,
@@ -538,12 +944,19 @@ mod floor {
                 w.sort();
             }
             let t1 = Instant::now();
-            // SAFETY: `main` checked AVX2 and FMA (the same for the two calls below).
+            // SAFETY: `main` checked AVX2 and FMA (the same for the calls below).
             unsafe { w.steer() };
+            let t1b = Instant::now();
+            if with_obstacles {
+                unsafe { w.avoid_obstacles() };
+            }
             let t2 = Instant::now();
             unsafe { w.turn_walk(DT) };
             let t3 = Instant::now();
             unsafe { w.project() };
+            if with_obstacles {
+                unsafe { w.push_out() };
+            }
             let t4 = Instant::now();
             w.write_out();
             let t5 = Instant::now();
@@ -552,7 +965,8 @@ mod floor {
                 best = best.min(ms);
                 tot += ms;
                 bs = bs.min((t1 - t0).as_secs_f64() * 1e3);
-                bst = bst.min((t2 - t1).as_secs_f64() * 1e3);
+                bst = bst.min((t1b - t1).as_secs_f64() * 1e3);
+                bo = bo.min((t2 - t1b).as_secs_f64() * 1e3);
                 btw = btw.min((t3 - t2).as_secs_f64() * 1e3);
                 bp = bp.min((t4 - t3).as_secs_f64() * 1e3);
                 bw = bw.min((t5 - t4).as_secs_f64() * 1e3);
@@ -562,8 +976,9 @@ mod floor {
             (h ^ ((x.to_bits() as u64) << 32 | z.to_bits() as u64)).wrapping_mul(0x100000001b3)
         });
         println!(
-            "{n}: best {best:.3} ms mean {:.3} | sort {bs:.3} steer {bst:.3} turn {btw:.3} project {bp:.3} out {bw:.3} | {h:016x}",
-            tot / steps as f64
+            "{n}: best {best:.3} ms mean {:.3} | sort {bs:.3} steer {bst:.3} obstacles {bo:.3} turn {btw:.3} project {bp:.3} out {bw:.3} | {h:016x} | {} in obstacles",
+            tot / steps as f64,
+            w.inside()
         );
     }
 }
