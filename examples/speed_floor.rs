@@ -886,7 +886,6 @@ mod floor {
                 _ => unreachable!("the benchmark has circles and oriented boxes"),
             });
         }
-        let reach = DEFAULT_FOV_RANGE + MAX_RADIUS + (every - 1) as f32 * MAX_SPEED * DT;
         let mut s = Soa::with_len(n);
         for (i, (_, a)) in bench.crowd.agents().enumerate() {
             s.px[i] = a.position.x;
@@ -927,7 +926,13 @@ mod floor {
             gz: vec![0.0; n],
             vp: vec![0.0; n],
             ogap: vec![f32::INFINITY; n],
-            obstacles: Obstacles::new(&shapes, DEFAULT_FOV_RANGE + 2.0 * MAX_RADIUS, reach),
+            // Listed within an agent's look-ahead and radius of each cell (an agent looks its
+            // obstacles up where it stands, so the walk between sorts needs no margin here).
+            obstacles: Obstacles::new(
+                &shapes,
+                DEFAULT_FOV_RANGE + 2.0 * MAX_RADIUS,
+                DEFAULT_FOV_RANGE + MAX_RADIUS,
+            ),
         };
         let (mut best, mut tot) = (f64::INFINITY, 0.0);
         let (mut bs, mut bst, mut bo, mut btw, mut bp, mut bw) = (
