@@ -228,6 +228,48 @@ typedef uint32_t WfSimd;
 #endif // __STDC_VERSION__ >= 202311L
 #endif // __cplusplus
 
+// What an agent does at the last goal of its queue (`wf_crowd_set_goals`,
+// `wf_crowd_set_on_arrival`; as `uint32_t`).
+enum WfOnArrival
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // Stops at its last goal and settles there.
+  WF_ON_ARRIVAL_STOP = 0,
+  // Leaves the crowd at its last goal: removed, its id freed, a `WF_EVENT_DESPAWNED` event
+  // reported by the step.
+  WF_ON_ARRIVAL_DESPAWN = 1,
+  // Starts its goal queue again from the first goal (a patrol).
+  WF_ON_ARRIVAL_LOOP = 2,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum WfOnArrival WfOnArrival;
+#else
+typedef uint32_t WfOnArrival;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
+// Event kinds written by `wf_crowd_read_events` (as `uint32_t`).
+enum WfEvent
+#if defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+  : uint32_t
+#endif // defined(__cplusplus) || __STDC_VERSION__ >= 202311L
+ {
+  // An agent reached a goal of its queue.
+  WF_EVENT_GOAL_REACHED = 0,
+  // An agent reached its last goal and left the crowd; its id is no longer valid.
+  WF_EVENT_DESPAWNED = 1,
+};
+#ifndef __cplusplus
+#if __STDC_VERSION__ >= 202311L
+typedef enum WfEvent WfEvent;
+#else
+typedef uint32_t WfEvent;
+#endif // __STDC_VERSION__ >= 202311L
+#endif // __cplusplus
+
 // A crowd of agents among static obstacles (opaque; made by `wf_crowd_new`, freed by
 // `wf_crowd_free`). Not thread-safe: use one crowd from one thread at a time.
 typedef struct WfCrowd WfCrowd;
@@ -249,9 +291,10 @@ const char *wf_status_str(int status);
 // The library version as a static, NUL-terminated string (`"MAJOR.MINOR.PATCH"`).
 const char *wf_version(void);
 
-// Creates an empty crowd for up to `agent_capacity` agents (≤ 4 194 304; and as many
+// Creates an empty crowd with room for `agent_capacity` agents (≤ 4 194 304; and as many
 // obstacles, at least 1024) and writes it to `*out_crowd`. Per-step buffers are allocated
-// here, so stepping allocates nothing.
+// here, so stepping allocates nothing. Adding more agents or obstacles grows the crowd
+// (doubling, up to 4 194 304 of each); the step after a growth may allocate once.
 //
 // # Safety
 // `out_crowd` must be NULL or valid for one pointer write.
@@ -353,7 +396,8 @@ WfStatus wf_crowd_simd(const struct WfCrowd *crowd,
 
 // Adds an agent at `position` (3 floats) facing `yaw` (radians, 0 = +Z, clockwise from
 // above) with walking `speed` (m/s, ≥ 0) and body `radius` (m, > 0); writes its id. Its
-// target is where it stands until `wf_crowd_set_target`. Full crowd: `WF_STATUS_INVALID_COUNT`.
+// target is where it stands until `wf_crowd_set_target`. A full crowd grows; one holding
+// 4 194 304 agents: `WF_STATUS_INVALID_COUNT`.
 //
 // # Safety
 // `crowd` must be NULL or a live crowd; `position` NULL or 3 floats; `out_id` NULL or valid.
@@ -584,6 +628,75 @@ WfStatus wf_crowd_read_hits(const struct WfCrowd *crowd,
                             size_t out_points_capacity,
                             float *out_normals,
                             size_t out_normals_capacity);
+
+// Gives agent `id` a queue of `count` goals: it walks to the first now; on reaching each
+// (within its arrival radius, not stopped short against others) it waits that goal's wait,
+// then takes the next; at the last it does what `on_arrival` says (`WF_ON_ARRIVAL_*`).
+// `targets` holds `count` points (xyz); `arrival_radii` and `waits` hold `count` floats each,
+// or are NULL (every radius the agent's arrival radius; no waits). Replaces any queue the
+// agent had; `count` 0 drops it (the agent keeps its target and stops there). Checked before
+// anything changes: unknown id `WF_STATUS_OUT_OF_RANGE`, NaN/Inf `WF_STATUS_NON_FINITE`,
+// a negative radius or wait or an unknown `on_arrival` `WF_STATUS_INVALID_ARGUMENT`.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given.
+WfStatus wf_crowd_set_goals(struct WfCrowd *crowd,
+                            uint32_t id,
+                            const float *targets,
+                            const float *arrival_radii,
+                            const float *waits,
+                            size_t count,
+                            uint32_t on_arrival);
+
+// Adds a goal at `target` (xyz), reached within `arrival_radius`, waited at for `wait`
+// seconds, to the end of agent `id`'s queue (an agent without one gets a queue whose first
+// goal is its target).
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; `target` NULL or 3 floats.
+WfStatus wf_crowd_push_goal(struct WfCrowd *crowd,
+                            uint32_t id,
+                            const float *target,
+                            float arrival_radius,
+                            float wait);
+
+// Sets what agent `id` does at the last goal of its queue (`WF_ON_ARRIVAL_*`; other values:
+// `WF_STATUS_INVALID_ARGUMENT`).
+//
+// # Safety
+// `crowd` must be NULL or a live crowd.
+WfStatus wf_crowd_set_on_arrival(struct WfCrowd *crowd,
+                                 uint32_t id,
+                                 uint32_t on_arrival);
+
+// Writes how many goals agent `id` has left after the one it walks to now (0 without a queue).
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; `out_count` valid.
+WfStatus wf_crowd_goals_left(const struct WfCrowd *crowd,
+                             uint32_t id,
+                             size_t *out_count);
+
+// Reads what happened during the last `wf_crowd_step`: for each event, its kind
+// (`WF_EVENT_*`), the agent's id, how many goals the agent had reached before this one, and
+// where it stood (xyz). `out_count` (required) gets the number of events; every other output
+// is optional (NULL: not wanted) and must hold that many (capacities in events), else
+// `WF_STATUS_BUFFER_TOO_SMALL` with only `out_count` written. Call with every array NULL to
+// ask the count.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; arrays NULL or of the capacities given, not
+// overlapping; `out_count` valid.
+WfStatus wf_crowd_read_events(const struct WfCrowd *crowd,
+                              uint32_t *out_kinds,
+                              size_t out_kinds_capacity,
+                              uint32_t *out_agents,
+                              size_t out_agents_capacity,
+                              uint32_t *out_goals,
+                              size_t out_goals_capacity,
+                              float *out_positions,
+                              size_t out_positions_capacity,
+                              size_t *out_count);
 
 // Samples the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
 // parameters `ts` (clamped to [0, 1]). Writes `count` positions to `out_positions` and, if

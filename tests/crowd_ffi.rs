@@ -36,11 +36,14 @@ fn every_export_round_trips_and_refuses_bad_input() {
             wf_crowd_add_agent(c.0, p1.as_ptr(), 3.0, 1.3, 0.4, &mut b),
             WfStatus::Ok
         );
+        // A full crowd grows: the third agent fits a crowd made for two.
+        let mut third = 0u32;
         assert_eq!(
-            wf_crowd_add_agent(c.0, p1.as_ptr(), 0.0, 1.3, 0.4, &mut untouched),
-            WfStatus::InvalidCount,
-            "capacity exceeded"
+            wf_crowd_add_agent(c.0, p1.as_ptr(), 0.0, 1.3, 0.4, &mut third),
+            WfStatus::Ok,
+            "a full crowd grows"
         );
+        assert_eq!(wf_crowd_remove_agent(c.0, third), WfStatus::Ok);
         assert_eq!(
             wf_crowd_add_agent(c.0, p1.as_ptr(), 0.0, 1.3, 0.0, &mut untouched),
             WfStatus::InvalidArgument
@@ -655,4 +658,163 @@ fn new_three_stepped() -> Crowd {
     // SAFETY: live crowd.
     assert_eq!(unsafe { wf_crowd_step(c.0, 0.1, 1) }, WfStatus::Ok);
     c
+}
+
+#[test]
+fn goal_queues_and_events_through_the_c_abi() {
+    let c = new(1);
+    let start = [0.0f32, 0.0, 0.0];
+    let targets = [0.0f32, 0.0, 2.0, 2.0, 0.0, 2.0];
+    let radii = [0.2f32, 0.2];
+    let (mut a, mut left) = (0u32, 77usize);
+    let null_u = null_mut::<u32>();
+    let null_f = null_mut::<f32>();
+    // SAFETY: every pointer below points to live locals of the right size.
+    unsafe {
+        assert_eq!(
+            wf_crowd_add_agent(c.0, start.as_ptr(), 0.0, 2.0, 0.3, &mut a),
+            WfStatus::Ok
+        );
+        // Refusals change nothing.
+        let nan = [0.0f32, f32::NAN, 0.0, 1.0, 0.0, 1.0];
+        let bad: [(u32, *const f32, *const f32, usize, u32, WfStatus); 6] = [
+            (a, nan.as_ptr(), null(), 2, 1, WfStatus::NonFinite),
+            (
+                a,
+                targets.as_ptr(),
+                [-1.0f32, 0.0].as_ptr(),
+                2,
+                1,
+                WfStatus::InvalidArgument,
+            ),
+            (
+                a,
+                targets.as_ptr(),
+                radii.as_ptr(),
+                2,
+                3,
+                WfStatus::InvalidArgument,
+            ),
+            (a, null(), null(), 2, 1, WfStatus::NullPointer),
+            (
+                a,
+                targets.as_ptr(),
+                null(),
+                usize::MAX,
+                1,
+                WfStatus::InvalidCount,
+            ),
+            (
+                a ^ 0x40_0000,
+                targets.as_ptr(),
+                null(),
+                2,
+                1,
+                WfStatus::OutOfRange,
+            ),
+        ];
+        for (id, t, r, n, on, want) in bad {
+            assert_eq!(wf_crowd_set_goals(c.0, id, t, r, null(), n, on), want);
+        }
+        assert_eq!(wf_crowd_goals_left(c.0, a, &mut left), WfStatus::Ok);
+        assert_eq!(left, 0, "no queue after refusals");
+        assert_eq!(
+            wf_crowd_set_goals(c.0, a, targets.as_ptr(), radii.as_ptr(), null(), 2, 1),
+            WfStatus::Ok
+        );
+        assert_eq!(wf_crowd_goals_left(c.0, a, &mut left), WfStatus::Ok);
+        assert_eq!(left, 1);
+        let far = [4.0f32, 0.0, 2.0];
+        assert_eq!(
+            wf_crowd_push_goal(c.0, a, far.as_ptr(), 0.2, -1.0),
+            WfStatus::InvalidArgument
+        );
+        assert_eq!(
+            wf_crowd_push_goal(c.0, a, far.as_ptr(), 0.2, 0.5),
+            WfStatus::Ok
+        );
+        assert_eq!(
+            wf_crowd_set_on_arrival(c.0, a, 7),
+            WfStatus::InvalidArgument
+        );
+        assert_eq!(
+            wf_crowd_set_on_arrival(null_mut(), a, 1),
+            WfStatus::NullPointer
+        );
+        assert_eq!(wf_crowd_set_on_arrival(c.0, a, 1), WfStatus::Ok);
+        let (mut kinds, mut agents, mut goals, mut pos) =
+            ([9u32; 4], [9u32; 4], [9u32; 4], [9.0f32; 12]);
+        let mut seen = vec![];
+        for _ in 0..200 {
+            assert_eq!(wf_crowd_step(c.0, 0.05, 1), WfStatus::Ok);
+            let mut n = 77usize;
+            assert_eq!(
+                wf_crowd_read_events(c.0, null_u, 0, null_u, 0, null_u, 0, null_f, 0, &mut n),
+                WfStatus::Ok
+            );
+            if n == 0 {
+                continue;
+            }
+            let mut short = 0usize;
+            assert_eq!(
+                wf_crowd_read_events(
+                    c.0,
+                    kinds.as_mut_ptr(),
+                    n - 1,
+                    null_u,
+                    0,
+                    null_u,
+                    0,
+                    null_f,
+                    0,
+                    &mut short
+                ),
+                WfStatus::BufferTooSmall
+            );
+            assert_eq!(short, n, "the count needed");
+            assert_eq!(
+                wf_crowd_read_events(
+                    c.0,
+                    kinds.as_mut_ptr(),
+                    4,
+                    agents.as_mut_ptr(),
+                    4,
+                    goals.as_mut_ptr(),
+                    4,
+                    pos.as_mut_ptr(),
+                    4,
+                    &mut n
+                ),
+                WfStatus::Ok
+            );
+            for k in 0..n {
+                assert_eq!(agents[k], a);
+                seen.push((kinds[k], goals[k]));
+            }
+        }
+        let reached = WfEvent::GoalReached as u32;
+        assert_eq!(
+            seen,
+            [
+                (reached, 0),
+                (reached, 1),
+                (reached, 2),
+                (WfEvent::Despawned as u32, 2)
+            ]
+        );
+        let mut count = 77usize;
+        assert_eq!(wf_crowd_agent_count(c.0, &mut count), WfStatus::Ok);
+        assert_eq!(count, 0, "despawned");
+        assert_eq!(wf_crowd_goals_left(c.0, a, &mut left), WfStatus::OutOfRange);
+        assert_eq!(
+            wf_crowd_goals_left(c.0, a, null_mut()),
+            WfStatus::NullPointer
+        );
+        let mut n = 77usize;
+        assert_eq!(
+            wf_crowd_read_events(null(), null_u, 0, null_u, 0, null_u, 0, null_f, 0, &mut n),
+            WfStatus::NullPointer
+        );
+        assert_eq!(n, 77);
+    }
 }

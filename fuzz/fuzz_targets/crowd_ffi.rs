@@ -13,7 +13,7 @@
 use libfuzzer_sys::fuzz_target;
 use wayfarer::ffi::crowd::*;
 use wayfarer::ffi::WfStatus;
-use wf_fuzz::crowd::{dt, id, mutate, read_all, Model};
+use wf_fuzz::crowd::{drain_events, dt, id, mutate, read_all, Model};
 use wf_fuzz::*;
 
 /// Up to 12 fuzzed ids for a read, in a buffer of a fuzzed shape (NULL, maybe with a huge
@@ -347,7 +347,10 @@ fuzz_target!(|data: &[u8]| {
                     assert!(usable(dt) && dt >= 0.0, "wf_crowd_step: OK for dt {dt}");
                 }
                 // SAFETY: c is live.
-                unsafe { read_all(c, &m.agents) };
+                unsafe {
+                    drain_events(c, &mut m);
+                    read_all(c, &m.agents)
+                };
             }
             5 => read_agents(&mut inp, c, &m),
             6 => read_hits(&mut inp, c, &m),

@@ -17,7 +17,7 @@
 use libfuzzer_sys::fuzz_target;
 use wayfarer::ffi::crowd::*;
 use wayfarer::ffi::WfStatus;
-use wf_fuzz::crowd::{dt, mutate, position, read_all, Model};
+use wf_fuzz::crowd::{drain_events, dt, mutate, position, read_all, Model};
 use wf_fuzz::*;
 
 fn new_crowd(cap: usize) -> *mut WfCrowd {
@@ -89,6 +89,10 @@ fuzz_target!(|data: &[u8]| {
                 "wf_crowd_step status differs with {threads} threads at {cap:?}"
             );
             checked(a, "wf_crowd_step");
+            let mut m2 = m.clone();
+            // SAFETY: both crowds are live.
+            let (ea, eb) = unsafe { (drain_events(one, &mut m), drain_events(many, &mut m2)) };
+            assert!(ea == eb, "events differ with {threads} threads at {cap:?}");
             // SAFETY: both crowds are live.
             let (a, b) = unsafe { (read_all(one, &m.agents), read_all(many, &m.agents)) };
             assert!(

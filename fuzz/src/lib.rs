@@ -793,7 +793,7 @@ pub mod crowd {
     use wayfarer::ffi::crowd::*;
 
     /// What the target knows about the crowds it drives: live ids in creation order.
-    #[derive(Default)]
+    #[derive(Clone, Default)]
     pub struct Model {
         /// Ids of live agents.
         pub agents: Vec<u32>,
@@ -852,7 +852,7 @@ pub mod crowd {
         crowds: &[*mut WfCrowd],
         m: &mut Model,
     ) -> (&'static str, WfStatus) {
-        let op = inp.byte() % 16;
+        let op = inp.byte() % 18;
         let mut statuses = Vec::with_capacity(crowds.len());
         let mut new_id = None;
         let what: &'static str;
@@ -1145,6 +1145,108 @@ pub mod crowd {
                     m.obstacles.push(id);
                 }
             }
+            16 => {
+                what = "wf_crowd_set_goals";
+                let id = id(inp, &m.agents);
+                let n = inp.upto(4);
+                let pts: Vec<f32> = (0..n).flat_map(|_| position(inp)).collect();
+                let radii: Vec<f32> = (0..n).map(|_| scalar(inp, 0.0, 0.02)).collect();
+                let waits: Vec<f32> = (0..n).map(|_| scalar(inp, -0.5, 0.02)).collect();
+                let (with_radii, with_waits) = (inp.bool(), inp.bool());
+                let on_arrival = if inp.chance(8) {
+                    inp.u32()
+                } else {
+                    inp.upto(2) as u32
+                };
+                let null_targets = n > 0 && inp.chance(8);
+                for &c in crowds {
+                    let opt =
+                        |on: bool, v: &Vec<f32>| if on { v.as_ptr() } else { core::ptr::null() };
+                    // SAFETY: c is live; every array NULL or n entries (pts 3n floats).
+                    let s = unsafe {
+                        wf_crowd_set_goals(
+                            c,
+                            id,
+                            if null_targets {
+                                core::ptr::null()
+                            } else {
+                                pts.as_ptr()
+                            },
+                            opt(with_radii, &radii),
+                            opt(with_waits, &waits),
+                            n,
+                            on_arrival,
+                        )
+                    };
+                    statuses.push(checked(s, what));
+                }
+                if statuses[0] == WfStatus::Ok {
+                    let ok = m.agents.contains(&id)
+                        && on_arrival <= 2
+                        && (n == 0 || !null_targets)
+                        && pts.iter().all(|&x| usable(x))
+                        && (!with_radii || radii.iter().all(|&r| usable(r) && r >= 0.0))
+                        && (!with_waits || waits.iter().all(|&w| usable(w) && w >= 0.0));
+                    assert!(ok, "{what}: OK despite invalid input");
+                }
+            }
+            17 => {
+                let id = id(inp, &m.agents);
+                match inp.byte() % 3 {
+                    0 => {
+                        what = "wf_crowd_push_goal";
+                        let t = position(inp);
+                        let (r, w) = (scalar(inp, 0.0, 0.02), scalar(inp, -0.5, 0.02));
+                        for &c in crowds {
+                            // SAFETY: c is live; t 3 floats.
+                            statuses.push(checked(
+                                unsafe { wf_crowd_push_goal(c, id, t.as_ptr(), r, w) },
+                                what,
+                            ));
+                        }
+                        if statuses[0] == WfStatus::Ok {
+                            let ok = m.agents.contains(&id)
+                                && t.iter().all(|&x| usable(x))
+                                && usable(r)
+                                && r >= 0.0
+                                && usable(w)
+                                && w >= 0.0;
+                            assert!(ok, "{what}: OK despite invalid input");
+                        }
+                    }
+                    1 => {
+                        what = "wf_crowd_set_on_arrival";
+                        let on = if inp.chance(4) {
+                            inp.u32()
+                        } else {
+                            inp.upto(2) as u32
+                        };
+                        for &c in crowds {
+                            // SAFETY: c is live.
+                            statuses
+                                .push(checked(unsafe { wf_crowd_set_on_arrival(c, id, on) }, what));
+                        }
+                        if statuses[0] == WfStatus::Ok {
+                            assert!(m.agents.contains(&id) && on <= 2, "{what}: OK for {on}");
+                        }
+                    }
+                    _ => {
+                        what = "wf_crowd_goals_left";
+                        for &c in crowds {
+                            let mut out = OutOne::<usize>::new(false);
+                            // SAFETY: c is live; out one usize.
+                            let s = unsafe { wf_crowd_goals_left(c, id, out.ptr()) };
+                            if s != WfStatus::Ok {
+                                out.assert_untouched(what);
+                            }
+                            statuses.push(checked(s, what));
+                        }
+                        if statuses[0] == WfStatus::Ok {
+                            assert!(m.agents.contains(&id), "{what}: OK for unknown id");
+                        }
+                    }
+                }
+            }
             _ => {
                 what = "wf_crowd_remove_obstacle";
                 let id = id(inp, &m.obstacles);
@@ -1173,6 +1275,84 @@ pub mod crowd {
             8..=11 => [0.0, -0.016, 1.0, 6.4, 100.0, 1e-7, 1e15, f32::MIN_POSITIVE][inp.upto(7)],
             b => (b as f32 - 11.0) / 960.0,
         }
+    }
+
+    /// Reads the last step's events (`wf_crowd_read_events`: the count first, then every
+    /// field), checks them against the model and removes the agents that left. Returns the
+    /// events as bits (kind, agent, goal, position) for comparing crowds.
+    ///
+    /// # Safety
+    /// `c` must be a live crowd, not mutated by another thread during the call.
+    pub unsafe fn drain_events(c: *const WfCrowd, m: &mut Model) -> Vec<u32> {
+        let mut n = <usize as Elem>::sentinel();
+        let (null, nullf) = (core::ptr::null_mut::<u32>(), core::ptr::null_mut::<f32>());
+        // SAFETY: c is live; every array NULL; n one usize.
+        let s = unsafe { wf_crowd_read_events(c, null, 0, null, 0, null, 0, nullf, 0, &mut n) };
+        assert_eq!(s, WfStatus::Ok, "wf_crowd_read_events: count");
+        let (mut kinds, mut agents, mut goals, mut pos) = (
+            vec![0u32; n],
+            vec![0u32; n],
+            vec![0u32; n],
+            vec![0.0f32; 3 * n],
+        );
+        if n > 0 {
+            let mut short = <usize as Elem>::sentinel();
+            // SAFETY: as above; kinds holds n, the capacity says n - 1.
+            let s = unsafe {
+                wf_crowd_read_events(
+                    c,
+                    kinds.as_mut_ptr(),
+                    n - 1,
+                    null,
+                    0,
+                    null,
+                    0,
+                    nullf,
+                    0,
+                    &mut short,
+                )
+            };
+            assert_eq!(
+                s,
+                WfStatus::BufferTooSmall,
+                "wf_crowd_read_events: short buffer"
+            );
+            assert_eq!(short, n, "wf_crowd_read_events: the count needed");
+        }
+        let mut again = <usize as Elem>::sentinel();
+        // SAFETY: as above; each array holds n entries (positions 3n floats).
+        let s = unsafe {
+            wf_crowd_read_events(
+                c,
+                kinds.as_mut_ptr(),
+                n,
+                agents.as_mut_ptr(),
+                n,
+                goals.as_mut_ptr(),
+                n,
+                pos.as_mut_ptr(),
+                n,
+                &mut again,
+            )
+        };
+        assert_eq!(s, WfStatus::Ok, "wf_crowd_read_events");
+        assert_eq!(again, n);
+        for (k, &a) in kinds.iter().zip(&agents) {
+            assert!(*k <= 1, "event kind {k}");
+            assert!(
+                m.agents.contains(&a),
+                "event for agent {a} not in the model"
+            );
+            if *k == WfEvent::Despawned as u32 {
+                m.agents.retain(|&x| x != a);
+            }
+        }
+        assert!(pos.iter().all(|x| x.is_finite()), "event position");
+        let mut all = kinds;
+        all.extend(&agents);
+        all.extend(&goals);
+        all.extend(pos.iter().map(|x| x.to_bits()));
+        all
     }
 
     /// Everything the read calls report for `ids`, as bits (positions, yaws, states, hit kinds,

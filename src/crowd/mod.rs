@@ -15,6 +15,7 @@ mod angle;
 mod buckets;
 mod cull;
 mod escape;
+pub mod goals;
 pub mod grid;
 mod kernels;
 pub mod obstacle;
@@ -29,6 +30,7 @@ mod turn;
 
 pub use crate::simd::Simd;
 pub use agent::{Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
+pub use goals::{CrowdEvent, EventKind, Goal, OnArrival};
 pub use obstacle::Obstacle;
 pub use planner::Planner;
 pub use simulator::{
@@ -42,7 +44,8 @@ pub enum CrowdError {
     NonFinite,
     /// A number is outside its documented range (negative radius, dt ≤ 0, …).
     InvalidArgument,
-    /// The crowd already holds its capacity of agents (or obstacles).
+    /// The crowd already holds [`MAX_CAPACITY`] agents (or obstacles): it grows up to that
+    /// limit, no further.
     CapacityExceeded,
     /// The id names no live agent or obstacle.
     UnknownId,
@@ -53,7 +56,9 @@ impl core::fmt::Display for CrowdError {
         f.write_str(match self {
             CrowdError::NonFinite => "a number is NaN or infinite",
             CrowdError::InvalidArgument => "an argument is outside its range",
-            CrowdError::CapacityExceeded => "the crowd is full",
+            CrowdError::CapacityExceeded => {
+                "the crowd holds its limit of MAX_CAPACITY (4 194 304) agents or obstacles"
+            }
             CrowdError::UnknownId => "no such agent or obstacle",
         })
     }

@@ -11,6 +11,7 @@ use crate::simd::Simd;
 
 use super::agent::{forward2, right_of, Agent, AgentDefaults, AgentState, Hit, HitKind, RouteMode};
 use super::escape::{Escape, WayOut};
+use super::goals::{CrowdEvent, EventKind, Goal, Next, OnArrival, Program};
 use super::grid::{AgentGrid, ObstacleGrid};
 use super::kernels::Kernels;
 use super::obstacle::{Obstacle, Shape};
@@ -143,9 +144,16 @@ impl<T> Slots<T> {
         }
     }
 
+    /// Stores `value`; a full store doubles its capacity first (up to [`MAX_CAPACITY`]).
     fn insert(&mut self, value: T) -> Result<u32, CrowdError> {
         if self.live >= self.capacity {
-            return Err(CrowdError::CapacityExceeded);
+            if self.capacity >= MAX_CAPACITY {
+                return Err(CrowdError::CapacityExceeded);
+            }
+            self.capacity = (2 * self.capacity).clamp(16, MAX_CAPACITY);
+            self.items.reserve(self.capacity - self.items.len());
+            self.generations
+                .reserve(self.capacity - self.generations.len());
         }
         let slot = if let Some(s) = self.free.pop() {
             self.items[s as usize] = Some(value);
@@ -298,6 +306,12 @@ pub struct Crowd {
     /// radius this sub-step, and the stops of one round (body, fraction of its move kept).
     fast: Vec<u32>,
     stops: Vec<(u32, f32)>,
+    /// The goal queues of the agents that have one (see [`Crowd::set_goals`]), and per storage
+    /// slot the index of its program there (`u32::MAX`: none).
+    programs: Vec<Program>,
+    program_of: Vec<u32>,
+    /// What happened in the last [`Crowd::step`] (see [`Crowd::events`]).
+    events: Vec<CrowdEvent>,
     /// Sub-steps taken.
     sub_steps: u64,
     /// The lane builds the step may use (AVX-512 where the CPU has it, unless turned off).
@@ -652,8 +666,10 @@ fn par_fill<T: Send, F: Fn(usize) -> T + Sync>(threads: (usize, usize), out: &mu
 }
 
 impl Crowd {
-    /// An empty crowd for up to `capacity` agents (and as many obstacles); allocates its
-    /// per-step buffers now.
+    /// An empty crowd with room for `capacity` agents (and as many obstacles, at least 1 024);
+    /// allocates its per-step buffers now. Adding more grows it (doubling, up to
+    /// [`MAX_CAPACITY`] agents and as many obstacles); the step after a growth may allocate,
+    /// the ones after it do not.
     pub fn new(capacity: usize) -> Result<Self, CrowdError> {
         if capacity > MAX_CAPACITY {
             return Err(CrowdError::CapacityExceeded);
@@ -697,6 +713,9 @@ impl Crowd {
             backing_off: Vec::with_capacity(64),
             fast: Vec::new(),
             stops: Vec::new(),
+            programs: Vec::new(),
+            program_of: Vec::new(),
+            events: Vec::with_capacity(64),
             sub_steps: 0,
             kernels: Kernels::detect(Simd::Avx512),
         })
@@ -716,7 +735,7 @@ impl Crowd {
         self.kernels.level()
     }
 
-    /// Most agents this crowd holds.
+    /// Agents this crowd holds before it grows.
     pub fn capacity(&self) -> usize {
         self.agents.capacity
     }
@@ -746,15 +765,44 @@ impl Crowd {
         check_body(speed, radius)?;
         let a = Agent::new(position, yaw, speed, radius, &self.defaults);
         let planned = a.route_mode == RouteMode::Planned;
+        let before = self.agents.capacity;
         let id = self.agents.insert(a).map(AgentId)?;
+        if self.agents.capacity != before {
+            self.grow(self.agents.capacity);
+        }
         self.planned += usize::from(planned);
         Ok(id)
     }
 
-    /// Removes an agent; its id becomes invalid.
+    /// Reserves the per-step buffers for `capacity` agents (after the agents' store grew), so
+    /// that the steps after the next allocate nothing.
+    #[cold]
+    fn grow(&mut self, capacity: usize) {
+        fn room<T>(v: &mut Vec<T>, n: usize) {
+            v.reserve(n.saturating_sub(v.len()));
+        }
+        room(&mut self.gathered, capacity);
+        room(&mut self.gathered_pos, capacity);
+        room(&mut self.rank, capacity);
+        room(&mut self.inverse, capacity);
+        room(&mut self.sorted, capacity);
+        room(&mut self.stepped, capacity);
+        room(&mut self.decisions, capacity);
+        room(&mut self.bodies, capacity);
+        room(&mut self.pos, capacity);
+        room(&mut self.overlaps, capacity);
+        room(&mut self.active, capacity);
+        room(&mut self.in_active, capacity);
+        room(&mut self.finals, capacity);
+        room(&mut self.next, 2 * capacity);
+        self.grid = AgentGrid::with_capacity(capacity);
+    }
+
+    /// Removes an agent; its id becomes invalid (and its goal queue goes with it).
     pub fn remove_agent(&mut self, id: AgentId) -> Result<(), CrowdError> {
         let a = self.agents.remove(id.0)?;
         self.planned -= usize::from(a.route_mode == RouteMode::Planned);
+        self.drop_program((id.0 & SLOT_MASK) as usize);
         Ok(())
     }
 
@@ -797,6 +845,7 @@ impl Crowd {
         check_target(target, arrival_radius)?;
         let a = self.agents.get_mut(id.0)?;
         retarget(a, target, arrival_radius);
+        self.retarget_program(id, target, arrival_radius);
         Ok(())
     }
 
@@ -824,6 +873,7 @@ impl Crowd {
             let a = self.agents.get_mut(id.0)?;
             let radius = arrival_radii.get(i).copied().unwrap_or(a.arrival_radius);
             retarget(a, t, radius);
+            self.retarget_program(id, t, radius);
         }
         Ok(())
     }
@@ -921,6 +971,193 @@ impl Crowd {
         }
         a.settled_at = 0.0;
         Ok(())
+    }
+
+    /// Gives an agent a queue of goals: it walks to `goals[0]` now, and on reaching each goal
+    /// (see [`goals`](super::goals): within its arrival radius, not stopped short against
+    /// others) waits that goal's `wait`, then takes the next; at the last it does what
+    /// `on_arrival` says. Replaces any queue it had. An empty `goals` drops the queue (the
+    /// agent keeps its target and stops there). Checked before anything changes: targets,
+    /// radii and waits finite ([`CrowdError::NonFinite`]), radii and waits ≥ 0
+    /// ([`CrowdError::InvalidArgument`]).
+    pub fn set_goals(
+        &mut self,
+        id: AgentId,
+        goals: &[Goal],
+        on_arrival: OnArrival,
+    ) -> Result<(), CrowdError> {
+        let slot = self.agents.slot(id.0)?;
+        for g in goals {
+            check_target(g.target, g.arrival_radius)?;
+            check_finite(&[g.wait])?;
+            check(g.wait >= 0.0)?;
+        }
+        let Some((&first, rest)) = goals.split_first() else {
+            self.drop_program(slot);
+            return Ok(());
+        };
+        let a = self.agents.items[slot].as_mut().expect("live slot");
+        retarget(a, first.target, first.arrival_radius);
+        let program = Program {
+            agent: id.0,
+            current: first,
+            queue: rest.iter().copied().collect(),
+            on_arrival,
+            reached: 0,
+            waiting: None,
+        };
+        match self.program_of.get(slot) {
+            Some(&k) if k != u32::MAX => self.programs[k as usize] = program,
+            _ => {
+                if self.program_of.len() <= slot {
+                    self.program_of.resize(self.agents.items.len(), u32::MAX);
+                }
+                self.program_of[slot] = self.programs.len() as u32;
+                self.programs.push(program);
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds a goal to the end of an agent's queue (an agent without one gets a queue whose
+    /// first goal is its target, stopping at the last). An agent already at its last goal
+    /// takes the new one once it has waited out the one it stands at.
+    pub fn push_goal(&mut self, id: AgentId, goal: Goal) -> Result<(), CrowdError> {
+        check_target(goal.target, goal.arrival_radius)?;
+        check_finite(&[goal.wait])?;
+        check(goal.wait >= 0.0)?;
+        let k = self.program_index(id)?;
+        self.programs[k].queue.push_back(goal);
+        Ok(())
+    }
+
+    /// Sets what an agent does at the last goal of its queue (an agent without one gets a queue
+    /// whose one goal is its target).
+    pub fn set_on_arrival(&mut self, id: AgentId, on_arrival: OnArrival) -> Result<(), CrowdError> {
+        let k = self.program_index(id)?;
+        self.programs[k].on_arrival = on_arrival;
+        Ok(())
+    }
+
+    /// Goals still ahead of an agent after the one it walks to now (0 without a queue).
+    pub fn goals_left(&self, id: AgentId) -> Result<usize, CrowdError> {
+        let slot = self.agents.slot(id.0)?;
+        Ok(match self.program_of.get(slot) {
+            Some(&k) if k != u32::MAX => self.programs[k as usize].queue.len(),
+            _ => 0,
+        })
+    }
+
+    /// What happened during the last [`Crowd::step`]: goals reached and agents despawned, in
+    /// the order they happened (sub-step by sub-step, agents in the order their queues were
+    /// set). Kept until the next step.
+    pub fn events(&self) -> &[CrowdEvent] {
+        &self.events
+    }
+
+    /// The index of the agent's program, made (its target as its one goal, stopping there)
+    /// if it has none.
+    fn program_index(&mut self, id: AgentId) -> Result<usize, CrowdError> {
+        let slot = self.agents.slot(id.0)?;
+        if let Some(&k) = self.program_of.get(slot) {
+            if k != u32::MAX {
+                return Ok(k as usize);
+            }
+        }
+        let a = self.agents.items[slot].as_ref().expect("live slot");
+        let first = Goal::new(a.target, a.arrival_radius);
+        self.set_goals(id, &[first], OnArrival::Stop)?;
+        Ok(self.program_of[slot] as usize)
+    }
+
+    /// Keeps an agent's current goal in step with a target set directly (its queue stays).
+    fn retarget_program(&mut self, id: AgentId, target: Vec3, arrival_radius: f32) {
+        let slot = (id.0 & SLOT_MASK) as usize;
+        if let Some(&k) = self.program_of.get(slot) {
+            if k != u32::MAX {
+                let p = &mut self.programs[k as usize];
+                if p.current.target != target || p.current.arrival_radius != arrival_radius {
+                    p.current.target = target;
+                    p.current.arrival_radius = arrival_radius;
+                    p.waiting = None;
+                }
+            }
+        }
+    }
+
+    /// Drops the program of the agent in `slot`, if any.
+    fn drop_program(&mut self, slot: usize) {
+        let Some(&k) = self.program_of.get(slot) else {
+            return;
+        };
+        if k == u32::MAX {
+            return;
+        }
+        self.program_of[slot] = u32::MAX;
+        self.programs.swap_remove(k as usize);
+        if let Some(moved) = self.programs.get(k as usize) {
+            self.program_of[(moved.agent & SLOT_MASK) as usize] = k;
+        }
+    }
+
+    /// Moves every agent with a goal queue on after a sub-step of `dt` seconds: a goal
+    /// reached is reported, waited at, and followed by the next; an agent leaving at its last
+    /// goal is removed (its disc noted as a change, so that agents stopped short against it
+    /// are steered afresh).
+    fn run_programs(&mut self, dt: f32) {
+        let mut k = 0;
+        while k < self.programs.len() {
+            let p = &mut self.programs[k];
+            let id = p.agent;
+            let slot = (id & SLOT_MASK) as usize;
+            let a = self.agents.items[slot]
+                .as_ref()
+                .expect("a program's agent lives");
+            // Reached: arrived at the goal itself (or as near as it can get), not stopped
+            // short against others.
+            let reached = a.state == AgentState::Arrived && a.settled_at == 0.0;
+            let position = a.position;
+            let events = &mut self.events;
+            let next = p.advance(reached, dt, |goal| {
+                events.push(CrowdEvent {
+                    kind: EventKind::GoalReached,
+                    agent: AgentId(id),
+                    goal,
+                    position,
+                })
+            });
+            match next {
+                Next::Stay => k += 1,
+                Next::Go(g) => {
+                    let a = self.agents.items[slot].as_mut().expect("live");
+                    retarget(a, g.target, g.arrival_radius);
+                    k += 1;
+                }
+                Next::Leave => {
+                    let goal = p.reached.saturating_sub(1);
+                    let radius = a.radius;
+                    self.events.push(CrowdEvent {
+                        kind: EventKind::Despawned,
+                        agent: AgentId(id),
+                        goal,
+                        position,
+                    });
+                    self.remove_agent(AgentId(id)).expect("live");
+                    let disc = Obstacle::Circle {
+                        center: position,
+                        radius,
+                    }
+                    .shape();
+                    match disc {
+                        Some(disc) if self.recheck.len() < TRACKED_CHANGES => {
+                            self.recheck.push(disc)
+                        }
+                        _ => self.recheck_all = true,
+                    }
+                    // (The last program moved into `k`: look at it next.)
+                }
+            }
+        }
     }
 
     /// Adds a static obstacle. The next step rebuilds the steer's obstacle index and, if some
@@ -1129,8 +1366,12 @@ impl Crowd {
             self.update_planner();
         }
         let sub = dt / n;
+        self.events.clear();
         for _ in 0..n as u32 {
             self.sub_step(sub, threads.max(1));
+            if !self.programs.is_empty() {
+                self.run_programs(sub);
+            }
         }
         Ok(())
     }

@@ -2,7 +2,8 @@
 //! one batched step, flat-array reads of positions, yaws, states and hits.
 //!
 //! Ids are `uint32_t` (slot + generation): a removed agent's or obstacle's id is refused with
-//! `WF_STATUS_OUT_OF_RANGE`. Adding past the capacity given to `wf_crowd_new` is
+//! `WF_STATUS_OUT_OF_RANGE`. A crowd grows past the capacity given to `wf_crowd_new` as agents
+//! and obstacles are added; only past 4 194 304 (2^22) of either is adding refused, with
 //! `WF_STATUS_INVALID_COUNT`.
 
 use glam::Vec3;
@@ -12,7 +13,9 @@ use super::boundary::{
     opt_points_out, opt_slice_out, point_in, points_in, points_out, slice_in, write_opt, FfiResult,
     WfStatus,
 };
-use crate::crowd::{AgentId, Crowd, CrowdError, Obstacle, ObstacleId, RouteMode};
+use crate::crowd::{
+    AgentId, Crowd, CrowdError, EventKind, Goal, Obstacle, ObstacleId, OnArrival, RouteMode,
+};
 use crate::simd::Simd;
 
 /// A crowd of agents among static obstacles (opaque; made by `wf_crowd_new`, freed by
@@ -20,6 +23,15 @@ use crate::simd::Simd;
 pub struct WfCrowd {
     crowd: Crowd,
 }
+
+const _: () = assert!(
+    crate::crowd::MAX_CAPACITY == 1 << 22
+        && WfEvent::GoalReached as u32 == EventKind::GoalReached as u32
+        && WfEvent::Despawned as u32 == EventKind::Despawned as u32
+        && WfOnArrival::Stop as u32 == OnArrival::Stop as u32
+        && WfOnArrival::Despawn as u32 == OnArrival::Despawn as u32
+        && WfOnArrival::Loop as u32 == OnArrival::Loop as u32
+);
 
 /// Every id names a live agent (else `WF_STATUS_OUT_OF_RANGE`): checked before a read writes
 /// anything or a batch changes any agent.
@@ -62,6 +74,30 @@ pub enum WfRoute {
     /// Along a route the crowd plans around its static obstacles; wedged in a crack between
     /// obstacles (touching two) for 2 s, it takes the same search's way out, then plans again.
     Planned = 2,
+}
+
+/// What an agent does at the last goal of its queue (`wf_crowd_set_goals`,
+/// `wf_crowd_set_on_arrival`; as `uint32_t`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WfOnArrival {
+    /// Stops at its last goal and settles there.
+    Stop = 0,
+    /// Leaves the crowd at its last goal: removed, its id freed, a `WF_EVENT_DESPAWNED` event
+    /// reported by the step.
+    Despawn = 1,
+    /// Starts its goal queue again from the first goal (a patrol).
+    Loop = 2,
+}
+
+/// Event kinds written by `wf_crowd_read_events` (as `uint32_t`).
+#[repr(u32)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WfEvent {
+    /// An agent reached a goal of its queue.
+    GoalReached = 0,
+    /// An agent reached its last goal and left the crowd; its id is no longer valid.
+    Despawned = 1,
 }
 
 /// Hit kinds written by `wf_crowd_read_hits` (as `uint32_t`).
@@ -122,9 +158,10 @@ impl From<CrowdError> for WfStatus {
     }
 }
 
-/// Creates an empty crowd for up to `agent_capacity` agents (≤ 4 194 304; and as many
+/// Creates an empty crowd with room for `agent_capacity` agents (≤ 4 194 304; and as many
 /// obstacles, at least 1024) and writes it to `*out_crowd`. Per-step buffers are allocated
-/// here, so stepping allocates nothing.
+/// here, so stepping allocates nothing. Adding more agents or obstacles grows the crowd
+/// (doubling, up to 4 194 304 of each); the step after a growth may allocate once.
 ///
 /// # Safety
 /// `out_crowd` must be NULL or valid for one pointer write.
@@ -329,7 +366,8 @@ pub unsafe extern "C" fn wf_crowd_simd(crowd: *const WfCrowd, out_level: *mut u3
 
 /// Adds an agent at `position` (3 floats) facing `yaw` (radians, 0 = +Z, clockwise from
 /// above) with walking `speed` (m/s, ≥ 0) and body `radius` (m, > 0); writes its id. Its
-/// target is where it stands until `wf_crowd_set_target`. Full crowd: `WF_STATUS_INVALID_COUNT`.
+/// target is where it stands until `wf_crowd_set_target`. A full crowd grows; one holding
+/// 4 194 304 agents: `WF_STATUS_INVALID_COUNT`.
 ///
 /// # Safety
 /// `crowd` must be NULL or a live crowd; `position` NULL or 3 floats; `out_id` NULL or valid.
@@ -900,6 +938,186 @@ pub unsafe extern "C" fn wf_crowd_read_hits(
                     k[i] = h.normal;
                 }
             }
+        }
+        Ok(())
+    })
+}
+
+/// Gives agent `id` a queue of `count` goals: it walks to the first now; on reaching each
+/// (within its arrival radius, not stopped short against others) it waits that goal's wait,
+/// then takes the next; at the last it does what `on_arrival` says (`WF_ON_ARRIVAL_*`).
+/// `targets` holds `count` points (xyz); `arrival_radii` and `waits` hold `count` floats each,
+/// or are NULL (every radius the agent's arrival radius; no waits). Replaces any queue the
+/// agent had; `count` 0 drops it (the agent keeps its target and stops there). Checked before
+/// anything changes: unknown id `WF_STATUS_OUT_OF_RANGE`, NaN/Inf `WF_STATUS_NON_FINITE`,
+/// a negative radius or wait or an unknown `on_arrival` `WF_STATUS_INVALID_ARGUMENT`.
+///
+/// # Safety
+/// `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given.
+#[no_mangle]
+pub unsafe extern "C" fn wf_crowd_set_goals(
+    crowd: *mut WfCrowd,
+    id: u32,
+    targets: *const f32,
+    arrival_radii: *const f32,
+    waits: *const f32,
+    count: usize,
+    on_arrival: u32,
+) -> WfStatus {
+    guard(|| {
+        // SAFETY: checked by the boundary helpers; validity is the caller's.
+        unsafe {
+            let c = handle_mut(crowd)?;
+            let on = OnArrival::from_code(on_arrival).ok_or(WfStatus::InvalidArgument)?;
+            let targets = points_in(targets, count)?;
+            let radii = if arrival_radii.is_null() {
+                None
+            } else {
+                Some(floats_in(arrival_radii, count)?)
+            };
+            let waits = if waits.is_null() {
+                None
+            } else {
+                Some(floats_in(waits, count)?)
+            };
+            let own = c.crowd.agent(AgentId(id))?.arrival_radius;
+            let mut goals = Vec::with_capacity(count);
+            for (i, &t) in targets.iter().enumerate() {
+                let r = radii.map_or(own, |r| r[i]);
+                let w = waits.map_or(0.0, |w| w[i]);
+                goals.push(Goal::new(t, finite(r)?).waiting(finite(w)?));
+            }
+            c.crowd.set_goals(AgentId(id), &goals, on)?;
+        }
+        Ok(())
+    })
+}
+
+/// Adds a goal at `target` (xyz), reached within `arrival_radius`, waited at for `wait`
+/// seconds, to the end of agent `id`'s queue (an agent without one gets a queue whose first
+/// goal is its target).
+///
+/// # Safety
+/// `crowd` must be NULL or a live crowd; `target` NULL or 3 floats.
+#[no_mangle]
+pub unsafe extern "C" fn wf_crowd_push_goal(
+    crowd: *mut WfCrowd,
+    id: u32,
+    target: *const f32,
+    arrival_radius: f32,
+    wait: f32,
+) -> WfStatus {
+    guard(|| {
+        // SAFETY: checked by the boundary helpers; validity is the caller's.
+        unsafe {
+            let c = handle_mut(crowd)?;
+            let t = point_in(target)?;
+            let g = Goal::new(t, finite(arrival_radius)?).waiting(finite(wait)?);
+            c.crowd.push_goal(AgentId(id), g)?;
+        }
+        Ok(())
+    })
+}
+
+/// Sets what agent `id` does at the last goal of its queue (`WF_ON_ARRIVAL_*`; other values:
+/// `WF_STATUS_INVALID_ARGUMENT`).
+///
+/// # Safety
+/// `crowd` must be NULL or a live crowd.
+#[no_mangle]
+pub unsafe extern "C" fn wf_crowd_set_on_arrival(
+    crowd: *mut WfCrowd,
+    id: u32,
+    on_arrival: u32,
+) -> WfStatus {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle_mut(crowd)? };
+        let on = OnArrival::from_code(on_arrival).ok_or(WfStatus::InvalidArgument)?;
+        c.crowd.set_on_arrival(AgentId(id), on)?;
+        Ok(())
+    })
+}
+
+/// Writes how many goals agent `id` has left after the one it walks to now (0 without a queue).
+///
+/// # Safety
+/// `crowd` must be NULL or a live crowd; `out_count` valid.
+#[no_mangle]
+pub unsafe extern "C" fn wf_crowd_goals_left(
+    crowd: *const WfCrowd,
+    id: u32,
+    out_count: *mut usize,
+) -> WfStatus {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        unsafe {
+            let c = handle_ref(crowd)?;
+            let out = one_out(out_count)?;
+            *out = c.crowd.goals_left(AgentId(id))?;
+        }
+        Ok(())
+    })
+}
+
+/// Reads what happened during the last `wf_crowd_step`: for each event, its kind
+/// (`WF_EVENT_*`), the agent's id, how many goals the agent had reached before this one, and
+/// where it stood (xyz). `out_count` (required) gets the number of events; every other output
+/// is optional (NULL: not wanted) and must hold that many (capacities in events), else
+/// `WF_STATUS_BUFFER_TOO_SMALL` with only `out_count` written. Call with every array NULL to
+/// ask the count.
+///
+/// # Safety
+/// `crowd` must be NULL or a live crowd; arrays NULL or of the capacities given, not
+/// overlapping; `out_count` valid.
+#[no_mangle]
+pub unsafe extern "C" fn wf_crowd_read_events(
+    crowd: *const WfCrowd,
+    out_kinds: *mut u32,
+    out_kinds_capacity: usize,
+    out_agents: *mut u32,
+    out_agents_capacity: usize,
+    out_goals: *mut u32,
+    out_goals_capacity: usize,
+    out_positions: *mut f32,
+    out_positions_capacity: usize,
+    out_count: *mut usize,
+) -> WfStatus {
+    guard(|| {
+        // SAFETY: checked by the boundary helpers; validity is the caller's.
+        unsafe {
+            let c = handle_ref(crowd)?;
+            let count = one_out(out_count)?;
+            let events = c.crowd.events();
+            let n = events.len();
+            let fits = |p: *mut u32, cap: usize| p.is_null() || cap >= n;
+            if !(fits(out_kinds, out_kinds_capacity)
+                && fits(out_agents, out_agents_capacity)
+                && fits(out_goals, out_goals_capacity)
+                && (out_positions.is_null() || out_positions_capacity >= n))
+            {
+                *count = n;
+                return Err(WfStatus::BufferTooSmall);
+            }
+            let mut kinds = opt_slice_out(out_kinds, out_kinds_capacity, n)?;
+            let mut agents = opt_slice_out(out_agents, out_agents_capacity, n)?;
+            let mut goals = opt_slice_out(out_goals, out_goals_capacity, n)?;
+            let mut points = opt_points_out(out_positions, out_positions_capacity, n)?;
+            for (i, e) in events.iter().enumerate() {
+                if let Some(k) = kinds.as_deref_mut() {
+                    k[i] = e.kind as u32;
+                }
+                if let Some(k) = agents.as_deref_mut() {
+                    k[i] = e.agent.0;
+                }
+                if let Some(k) = goals.as_deref_mut() {
+                    k[i] = e.goal;
+                }
+                if let Some(k) = points.as_deref_mut() {
+                    k[i] = e.position;
+                }
+            }
+            *count = n;
         }
         Ok(())
     })

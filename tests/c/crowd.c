@@ -57,9 +57,10 @@ static void agents(void) {
     CHECK(e == 99);
     CHECK_STATUS(wf_crowd_agent_count(crowd, &count), WF_STATUS_OK);
     CHECK(count == 2);
-    /* Capacity: the third fits, the fourth does not. */
+    /* Capacity: a full crowd grows, so the third and the fourth fit. */
     CHECK_STATUS(wf_crowd_add_agent(crowd, target, 0.0f, 1.0f, 0.4f, &c), WF_STATUS_OK);
-    CHECK_STATUS(wf_crowd_add_agent(crowd, target, 0.0f, 1.0f, 0.4f, &d), WF_STATUS_INVALID_COUNT);
+    CHECK_STATUS(wf_crowd_add_agent(crowd, target, 0.0f, 1.0f, 0.4f, &d), WF_STATUS_OK);
+    CHECK_STATUS(wf_crowd_remove_agent(crowd, d), WF_STATUS_OK);
     /* Removed ids are refused; the slot is reused under a new id. */
     CHECK_STATUS(wf_crowd_remove_agent(crowd, c), WF_STATUS_OK);
     CHECK_STATUS(wf_crowd_remove_agent(crowd, c), WF_STATUS_OUT_OF_RANGE);

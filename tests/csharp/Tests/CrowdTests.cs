@@ -42,6 +42,40 @@ namespace Wayfarer.Tests
         }
 
         [Test]
+        public static void GoalQueuesReportEachGoalAndDespawnAtTheLast()
+        {
+            using (var crowd = new CrowdSimulation(1))
+            {
+                uint id = crowd.AddAgent(Vector3.zero, 0f, 2f, 0.3f);
+                var goals = new[] { new Vector3(0, 0, 2), new Vector3(2, 0, 2), new Vector3(2, 0, 0) };
+                crowd.SetGoals(id, goals, new[] { 0.2f, 0.2f, 0.2f }, onArrival: OnArrival.Despawn, count: 2);
+                Assert.Equal(1, crowd.GoalsLeft(id), "one goal after the current");
+                crowd.PushGoal(id, goals[2], 0.2f);
+                Assert.Equal(2, crowd.GoalsLeft(id), "pushed");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.PushGoal(id, goals[2], -1f), "negative radius");
+                Assert.Fails(WfStatus.InvalidArgument, () => crowd.SetOnArrival(id, (OnArrival)9), "unknown behaviour");
+                CrowdEvent[] events = null;
+                var seen = new System.Collections.Generic.List<CrowdEvent>();
+                for (int i = 0; i < 200 && crowd.AgentCount > 0; i++)
+                {
+                    crowd.Step(0.05f);
+                    int n = crowd.ReadEvents(ref events);
+                    for (int k = 0; k < n; k++) seen.Add(events[k]);
+                }
+                Assert.Equal(4, seen.Count, "three goals reached, one despawn");
+                for (int k = 0; k < 3; k++)
+                {
+                    Assert.Equal(CrowdEventKind.GoalReached, seen[k].Kind, "reached " + k);
+                    Assert.Equal(k, seen[k].Goal, "goal index");
+                    Assert.True(Vector3.Distance(seen[k].Position, goals[k]) <= 0.2f + 1e-3f, "at goal " + k);
+                }
+                Assert.Equal(CrowdEventKind.Despawned, seen[3].Kind, "left");
+                Assert.Equal(id, seen[3].Agent, "its id");
+                Assert.Equal(0, crowd.AgentCount, "gone");
+            }
+        }
+
+        [Test]
         public static void DefaultsApplyToNewAgents()
         {
             using (var crowd = new CrowdSimulation(2))
@@ -331,7 +365,8 @@ namespace Wayfarer.Tests
                 crowd.Step(CrowdSimulation.MaxStep);
                 Assert.Equal(2, crowd.Capacity, "capacity");
                 crowd.AddAgent(Vector3.one, 0, 1, 0.5f);
-                Assert.Fails(WfStatus.InvalidCount, () => crowd.AddAgent(Vector3.one * 3, 0, 1, 0.5f), "full crowd");
+                crowd.AddAgent(Vector3.one * 3, 0, 1, 0.5f);
+                Assert.Equal(3, crowd.AgentCount, "a full crowd grows");
                 Assert.Throws<ArgumentOutOfRangeException>(() => crowd.ReadAgents(new uint[1], 2, null, null, null), "count beyond the id array");
             }
             var c = new CrowdSimulation(1);

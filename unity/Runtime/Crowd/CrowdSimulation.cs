@@ -34,9 +34,10 @@ namespace Wayfarer.Crowd
         public const int MaxRouteBudget = 64;
 
         /// <summary>
-        /// A crowd for up to <paramref name="agentCapacity"/> agents (a hard limit: adding more fails
-        /// with <c>InvalidCount</c>) and as many obstacles (at least 1024). Everything a step needs
-        /// is allocated here, so stepping allocates nothing.
+        /// A crowd with room for <paramref name="agentCapacity"/> agents and as many obstacles (at least
+        /// 1024). Everything a step needs is allocated here, so stepping allocates nothing. Adding more
+        /// grows the crowd (doubling, up to 4 194 304 agents and as many obstacles; past that adding fails
+        /// with <c>InvalidCount</c>); the step after a growth may allocate once.
         /// </summary>
         public unsafe CrowdSimulation(int agentCapacity)
         {
@@ -50,7 +51,11 @@ namespace Wayfarer.Crowd
             Capacity = agentCapacity;
         }
 
-        /// <summary>The most agents this crowd holds.</summary>
+        // Scratch of ReadEvents, grown as needed and reused.
+        uint[] eventKinds, eventAgents, eventGoals;
+        Vector3[] eventPositions;
+
+        /// <summary>The room for agents the crowd was made with (it grows past it as agents are added).</summary>
         public int Capacity { get; private set; }
 
         static void FreeCrowd(IntPtr p)
@@ -169,8 +174,8 @@ namespace Wayfarer.Crowd
             }
         }
 
-        /// <summary>Adds an agent; returns its id (stable until removed). A full crowd throws
-        /// <see cref="WayfarerException"/> with <c>InvalidCount</c>.</summary>
+        /// <summary>Adds an agent; returns its id (stable until removed). A full crowd grows; one holding
+        /// 4 194 304 agents throws <see cref="WayfarerException"/> with <c>InvalidCount</c>.</summary>
         public unsafe uint AddAgent(Vector3 position, float yaw, float speed, float radius)
         {
             uint id;
@@ -330,6 +335,109 @@ namespace Wayfarer.Crowd
         {
             Wf.Check(NativeMethods.wf_crowd_step(handle.Ptr, dt, (uint)Math.Max(threads, 0)), "wf_crowd_step");
             GC.KeepAlive(handle);
+        }
+
+        /// <summary>
+        /// Gives agent <paramref name="id"/> a queue of goals: it walks to <c>targets[0]</c> now; on reaching each
+        /// (within its arrival radius, not stopped short against others) it waits <c>waits[i]</c> seconds, then takes
+        /// the next; at the last it does what <paramref name="onArrival"/> says (stop, despawn, loop). Only the first
+        /// <paramref name="count"/> entries are used (-1: all of <paramref name="targets"/>). <paramref name="arrivalRadii"/>
+        /// null: the agent's arrival radius for every goal; <paramref name="waits"/> null: no waits. Replaces any queue it
+        /// had; count 0 drops it. A bad goal throws and nothing changes.
+        /// </summary>
+        public unsafe void SetGoals(uint id, Vector3[] targets, float[] arrivalRadii = null, float[] waits = null,
+            OnArrival onArrival = OnArrival.Stop, int count = -1)
+        {
+            if (targets == null)
+            {
+                throw new ArgumentNullException("targets");
+            }
+            if (count < 0)
+            {
+                count = targets.Length;
+            }
+            Wf.Fits(targets, count, "count");
+            if (arrivalRadii != null)
+            {
+                Wf.Fits(arrivalRadii, count, "count");
+            }
+            if (waits != null)
+            {
+                Wf.Fits(waits, count, "count");
+            }
+            fixed (Vector3* t = targets)
+            fixed (float* r = arrivalRadii)
+            fixed (float* w = waits)
+            {
+                Wf.Check(NativeMethods.wf_crowd_set_goals(handle.Ptr, id, (float*)t, r, w, Wf.Size(count), (uint)onArrival),
+                    "wf_crowd_set_goals");
+            }
+        }
+
+        /// <summary>Adds a goal to the end of agent <paramref name="id"/>'s queue (one without a queue gets one whose
+        /// first goal is its target).</summary>
+        public unsafe void PushGoal(uint id, Vector3 target, float arrivalRadius, float wait = 0f)
+        {
+            Wf.Check(NativeMethods.wf_crowd_push_goal(handle.Ptr, id, (float*)&target, arrivalRadius, wait),
+                "wf_crowd_push_goal");
+        }
+
+        /// <summary>What agent <paramref name="id"/> does at the last goal of its queue.</summary>
+        public void SetOnArrival(uint id, OnArrival onArrival)
+        {
+            Wf.Check(NativeMethods.wf_crowd_set_on_arrival(handle.Ptr, id, (uint)onArrival), "wf_crowd_set_on_arrival");
+        }
+
+        /// <summary>Goals agent <paramref name="id"/> has left after the one it walks to now (0 without a queue).</summary>
+        public unsafe int GoalsLeft(uint id)
+        {
+            UIntPtr n;
+            Wf.Check(NativeMethods.wf_crowd_goals_left(handle.Ptr, id, &n), "wf_crowd_goals_left");
+            return (int)(uint)n;
+        }
+
+        /// <summary>
+        /// Copies what happened during the last <see cref="Step"/> (goals reached, agents despawned) into
+        /// <paramref name="events"/>, growing it when it is too small (so a reused list allocates only while it
+        /// grows), and returns how many there were. Entries past the returned count are left as they were.
+        /// </summary>
+        public unsafe int ReadEvents(ref CrowdEvent[] events)
+        {
+            UIntPtr n;
+            Wf.Check(NativeMethods.wf_crowd_read_events(handle.Ptr, null, UIntPtr.Zero, null, UIntPtr.Zero, null,
+                UIntPtr.Zero, null, UIntPtr.Zero, &n), "wf_crowd_read_events");
+            int count = (int)(uint)n;
+            if (count == 0)
+            {
+                return 0;
+            }
+            if (events == null || events.Length < count)
+            {
+                events = new CrowdEvent[Math.Max(count, events == null ? 16 : 2 * events.Length)];
+            }
+            if (eventKinds == null || eventKinds.Length < count)
+            {
+                int room = Math.Max(count, eventKinds == null ? 16 : 2 * eventKinds.Length);
+                eventKinds = new uint[room];
+                eventAgents = new uint[room];
+                eventGoals = new uint[room];
+                eventPositions = new Vector3[room];
+            }
+            uint[] kinds = eventKinds, agents = eventAgents, goals = eventGoals;
+            Vector3[] positions = eventPositions;
+            fixed (uint* k = kinds)
+            fixed (uint* a = agents)
+            fixed (uint* g = goals)
+            fixed (Vector3* p = positions)
+            {
+                Wf.Check(NativeMethods.wf_crowd_read_events(handle.Ptr, k, Wf.Size(count), a, Wf.Size(count), g,
+                    Wf.Size(count), (float*)p, Wf.Size(count), &n), "wf_crowd_read_events");
+            }
+            for (int i = 0; i < count; i++)
+            {
+                events[i] = new CrowdEvent((CrowdEventKind)kinds[i], agents[i], (int)goals[i], positions[i]);
+            }
+            return count;
         }
 
         /// <summary>Number of live agents.</summary>

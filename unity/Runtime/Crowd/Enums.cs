@@ -53,4 +53,47 @@ namespace Wayfarer.Crowd
         /// <summary>Another agent.</summary>
         Agent = 2,
     }
+
+    /// <summary>What an agent does at the last goal of its queue (WF_ON_ARRIVAL_*).</summary>
+    public enum OnArrival : uint
+    {
+        /// <summary>Stops there and settles.</summary>
+        Stop = 0,
+        /// <summary>Leaves the crowd: removed, its id freed, a <see cref="CrowdEventKind.Despawned"/> event
+        /// reported.</summary>
+        Despawn = 1,
+        /// <summary>Starts its queue again from the first goal (a patrol).</summary>
+        Loop = 2,
+    }
+
+    /// <summary>What happened to an agent during a step (WF_EVENT_*).</summary>
+    public enum CrowdEventKind : uint
+    {
+        /// <summary>It reached a goal of its queue.</summary>
+        GoalReached = 0,
+        /// <summary>It reached its last goal and left the crowd; its id names nothing now.</summary>
+        Despawned = 1,
+    }
+
+    /// <summary>One thing that happened to an agent during a step (<see cref="CrowdSimulation.ReadEvents"/>).</summary>
+    public struct CrowdEvent
+    {
+        /// <summary>What happened.</summary>
+        public readonly CrowdEventKind Kind;
+        /// <summary>The agent's id.</summary>
+        public readonly uint Agent;
+        /// <summary>How many goals the agent had reached before this one since its queue was set.</summary>
+        public readonly int Goal;
+        /// <summary>Where the agent stood.</summary>
+        public readonly UnityEngine.Vector3 Position;
+
+        /// <summary>An event.</summary>
+        public CrowdEvent(CrowdEventKind kind, uint agent, int goal, UnityEngine.Vector3 position)
+        {
+            Kind = kind;
+            Agent = agent;
+            Goal = goal;
+            Position = position;
+        }
+    }
 }

@@ -29,9 +29,10 @@ namespace Wayfarer.Native
         [DllImport(__DllName, EntryPoint = "wf_version", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* wf_version();
 
-        // Creates an empty crowd for up to `agent_capacity` agents (≤ 4 194 304; and as many
+        // Creates an empty crowd with room for `agent_capacity` agents (≤ 4 194 304; and as many
         // obstacles, at least 1024) and writes it to `*out_crowd`. Per-step buffers are allocated
-        // here, so stepping allocates nothing.
+        // here, so stepping allocates nothing. Adding more agents or obstacles grows the crowd
+        // (doubling, up to 4 194 304 of each); the step after a growth may allocate once.
         //
         // # Safety
         // `out_crowd` must be NULL or valid for one pointer write.
@@ -130,7 +131,8 @@ namespace Wayfarer.Native
 
         // Adds an agent at `position` (3 floats) facing `yaw` (radians, 0 = +Z, clockwise from
         // above) with walking `speed` (m/s, ≥ 0) and body `radius` (m, > 0); writes its id. Its
-        // target is where it stands until `wf_crowd_set_target`. Full crowd: `WF_STATUS_INVALID_COUNT`.
+        // target is where it stands until `wf_crowd_set_target`. A full crowd grows; one holding
+        // 4 194 304 agents: `WF_STATUS_INVALID_COUNT`.
         //
         // # Safety
         // `crowd` must be NULL or a live crowd; `position` NULL or 3 floats; `out_id` NULL or valid.
@@ -303,6 +305,57 @@ namespace Wayfarer.Native
         // `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given, not overlapping.
         [DllImport(__DllName, EntryPoint = "wf_crowd_read_hits", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_crowd_read_hits(IntPtr crowd, uint* ids, UIntPtr count, uint* out_kinds, UIntPtr out_kinds_capacity, uint* out_hit_ids, UIntPtr out_hit_ids_capacity, float* out_points, UIntPtr out_points_capacity, float* out_normals, UIntPtr out_normals_capacity);
+
+        // Gives agent `id` a queue of `count` goals: it walks to the first now; on reaching each
+        // (within its arrival radius, not stopped short against others) it waits that goal's wait,
+        // then takes the next; at the last it does what `on_arrival` says (`WF_ON_ARRIVAL_*`).
+        // `targets` holds `count` points (xyz); `arrival_radii` and `waits` hold `count` floats each,
+        // or are NULL (every radius the agent's arrival radius; no waits). Replaces any queue the
+        // agent had; `count` 0 drops it (the agent keeps its target and stops there). Checked before
+        // anything changes: unknown id `WF_STATUS_OUT_OF_RANGE`, NaN/Inf `WF_STATUS_NON_FINITE`,
+        // a negative radius or wait or an unknown `on_arrival` `WF_STATUS_INVALID_ARGUMENT`.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_goals", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_goals(IntPtr crowd, uint id, float* targets, float* arrival_radii, float* waits, UIntPtr count, uint on_arrival);
+
+        // Adds a goal at `target` (xyz), reached within `arrival_radius`, waited at for `wait`
+        // seconds, to the end of agent `id`'s queue (an agent without one gets a queue whose first
+        // goal is its target).
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; `target` NULL or 3 floats.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_push_goal", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_push_goal(IntPtr crowd, uint id, float* target, float arrival_radius, float wait);
+
+        // Sets what agent `id` does at the last goal of its queue (`WF_ON_ARRIVAL_*`; other values:
+        // `WF_STATUS_INVALID_ARGUMENT`).
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_on_arrival", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_on_arrival(IntPtr crowd, uint id, uint on_arrival);
+
+        // Writes how many goals agent `id` has left after the one it walks to now (0 without a queue).
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; `out_count` valid.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_goals_left", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_goals_left(IntPtr crowd, uint id, UIntPtr* out_count);
+
+        // Reads what happened during the last `wf_crowd_step`: for each event, its kind
+        // (`WF_EVENT_*`), the agent's id, how many goals the agent had reached before this one, and
+        // where it stood (xyz). `out_count` (required) gets the number of events; every other output
+        // is optional (NULL: not wanted) and must hold that many (capacities in events), else
+        // `WF_STATUS_BUFFER_TOO_SMALL` with only `out_count` written. Call with every array NULL to
+        // ask the count.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; arrays NULL or of the capacities given, not
+        // overlapping; `out_count` valid.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_read_events", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_read_events(IntPtr crowd, uint* out_kinds, UIntPtr out_kinds_capacity, uint* out_agents, UIntPtr out_agents_capacity, uint* out_goals, UIntPtr out_goals_capacity, float* out_positions, UIntPtr out_positions_capacity, UIntPtr* out_count);
 
         // Samples the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
         // parameters `ts` (clamped to [0, 1]). Writes `count` positions to `out_positions` and, if
@@ -696,5 +749,27 @@ namespace Wayfarer.Native
         Avx2 = 1,
         // Up to AVX-512 F and VL (x86-64): the default, no cap.
         Avx512 = 2,
+    }
+
+    // What an agent does at the last goal of its queue (`wf_crowd_set_goals`,
+    // `wf_crowd_set_on_arrival`; as `uint32_t`).
+    public enum WfOnArrival : uint
+    {
+        // Stops at its last goal and settles there.
+        Stop = 0,
+        // Leaves the crowd at its last goal: removed, its id freed, a `WF_EVENT_DESPAWNED` event
+        // reported by the step.
+        Despawn = 1,
+        // Starts its goal queue again from the first goal (a patrol).
+        Loop = 2,
+    }
+
+    // Event kinds written by `wf_crowd_read_events` (as `uint32_t`).
+    public enum WfEvent : uint
+    {
+        // An agent reached a goal of its queue.
+        GoalReached = 0,
+        // An agent reached its last goal and left the crowd; its id is no longer valid.
+        Despawned = 1,
     }
 }
