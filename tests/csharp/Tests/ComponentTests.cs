@@ -584,7 +584,7 @@ namespace Wayfarer.Tests
         }
 
         [Test]
-        public static void FullCrowdManagerRefusesWithAnError()
+        public static void CrowdManagerGrowsPastItsCapacity()
         {
             var manager = new GameObject("small").AddComponent<CrowdManager>();
             manager.Capacity = 2;
@@ -592,9 +592,42 @@ namespace Wayfarer.Tests
             var a = Agent(manager, new Vector3(0, 0, 0), new Vector3(0, 0, 5), false);
             var b = Agent(manager, new Vector3(2, 0, 0), new Vector3(2, 0, 5), false);
             var c = Agent(manager, new Vector3(4, 0, 0), new Vector3(4, 0, 5), false);
-            Assert.True(a.IsRegistered && b.IsRegistered && !c.IsRegistered, "third agent refused");
-            Assert.True(Debug.Messages.Exists(m => m.StartsWith("error") && m.Contains("full")), "explains why");
+            Assert.True(a.IsRegistered && b.IsRegistered && c.IsRegistered, "a third agent fits a crowd made for two");
+            Assert.Equal(3, manager.AgentCount, "three agents");
             Assert.Throws<InvalidOperationException>(() => manager.Capacity = 5, "capacity fixed once the crowd exists");
+            Ref.Send(manager, "OnDestroy");
+        }
+
+        [Test]
+        public static void AgentsWalkTheirGoalsAndDespawnThroughTheManager()
+        {
+            var manager = Manager();
+            var a = Agent(manager, new Vector3(0, 0, 0), new Vector3(0, 0, 5), false);
+            var b = Agent(manager, new Vector3(3, 0, 0), new Vector3(3, 0, 5), false);
+            var reached = new System.Collections.Generic.List<int>();
+            ObstacleAvoidance gone = null;
+            a.GoalReached += (agent, goal) => reached.Add(goal);
+            a.Despawned += agent => gone = agent;
+            Assert.Throws<ArgumentException>(() => a.SetGoals(new Vector3[0]), "no goals");
+            Assert.Throws<ArgumentOutOfRangeException>(() => a.SetGoals(new[] { Vector3.one }, OnArrival.Stop, -1f), "negative wait");
+            a.SetGoals(new[] { new Vector3(0, 0, 2), new Vector3(-2, 0, 2) }, OnArrival.Despawn);
+            Time.deltaTime = 0.05f;
+            for (int i = 0; i < 200 && gone == null; i++)
+            {
+                Ref.Send(manager, "Update");
+            }
+            Assert.True(gone == a, "despawned at its last goal");
+            Assert.Equal(2, reached.Count, "both goals reached");
+            Assert.Equal(0, reached[0], "first goal");
+            Assert.Equal(1, reached[1], "second goal");
+            Assert.True(!a.IsRegistered && !a.gameObject.activeSelf, "left the manager, GameObject deactivated");
+            Assert.Equal(1, manager.AgentCount, "the other agent stays");
+            Assert.True(b.IsRegistered, "b still stepped");
+            for (int i = 0; i < 100; i++)
+            {
+                Ref.Send(manager, "Update");
+            }
+            Assert.Equal(AgentState.Arrived, b.State, "b walked on to its target");
             Ref.Send(manager, "OnDestroy");
         }
 

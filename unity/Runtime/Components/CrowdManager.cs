@@ -16,7 +16,8 @@ namespace Wayfarer.Components
     [DefaultExecutionOrder(-40)]
     public sealed class CrowdManager : MonoBehaviour
     {
-        [SerializeField, Min(1), Tooltip("Most agents this manager holds (the native crowd preallocates them).")]
+        [SerializeField, Min(1), Tooltip("Agents the native crowd preallocates for; it grows past this as agents register " +
+            "(the frame after a growth may allocate once).")]
         int _capacity = 1024;
 
         [SerializeField, Range(0, 16), Tooltip("Worker threads for the step (0 or 1 = the main thread only).")]
@@ -53,6 +54,7 @@ namespace Wayfarer.Components
         int _appliedRouteBudget = CrowdSimulation.DefaultRouteBudget;
         Simd _appliedSimd = Simd.Avx512;
         readonly List<ObstacleAvoidance> _agents = new List<ObstacleAvoidance>();
+        CrowdEvent[] _events = new CrowdEvent[16];
         readonly List<CrowdObstacle> _obstacles = new List<CrowdObstacle>();
         uint[] _ids = new uint[0];
         Vector3[] _positions = new Vector3[0];
@@ -250,7 +252,8 @@ namespace Wayfarer.Components
             }
         }
 
-        /// <summary>Most agents the manager holds; set it before the first agent registers.</summary>
+        /// <summary>Agents the native crowd preallocates for (it grows past this as agents register); set it before the
+        /// first agent registers.</summary>
         public int Capacity
         {
             get { return _capacity; }
@@ -389,11 +392,6 @@ namespace Wayfarer.Components
             {
                 return true;
             }
-            if (_agents.Count >= _capacity)
-            {
-                Debug.LogError("CrowdManager on " + name + " is full (" + _capacity + " agents): raise its Capacity.", this);
-                return false;
-            }
             agent.AddTo(Simulation);
             _agents.Add(agent);
             int n = _agents.Count;
@@ -429,6 +427,12 @@ namespace Wayfarer.Components
                 Complete();
                 _crowd.RemoveAgent(agent.AgentId);
             }
+            Forget(index);
+        }
+
+        /// <summary>Drops the agent at <paramref name="index"/> from the manager's lists (its native agent is gone).</summary>
+        void Forget(int index)
+        {
             int last = _agents.Count - 1;
             _agents[index] = _agents[last];
             _ids[index] = _ids[last];
@@ -514,9 +518,38 @@ namespace Wayfarer.Components
             }
         }
 
+        /// <summary>Hands the step's events to their agents: goals reached, and agents that left the crowd at their last
+        /// goal (dropped from the manager first, so that the read-back below skips them). Returns the agents left.</summary>
+        int DispatchEvents(int n)
+        {
+            int count = _crowd.ReadEvents(ref _events);
+            for (int e = 0; e < count; e++)
+            {
+                CrowdEvent ev = _events[e];
+                int index = System.Array.IndexOf(_ids, ev.Agent, 0, n);
+                if (index < 0)
+                {
+                    continue;
+                }
+                ObstacleAvoidance agent = _agents[index];
+                if (ev.Kind == CrowdEventKind.Despawned)
+                {
+                    Forget(index);
+                    n--;
+                    agent.Despawn();
+                }
+                else
+                {
+                    agent.ReachGoal(ev.Goal);
+                }
+            }
+            return n;
+        }
+
         /// <summary>Reads every agent's pose, velocity and (when one wants them) hit, and places the agents.</summary>
         void ReadBack(int n)
         {
+            n = DispatchEvents(n);
             bool wantHits = false;
             for (int i = 0; i < n; i++)
             {

@@ -105,7 +105,16 @@ namespace Wayfarer.Components
         [SerializeField, Tooltip("Read the hit every frame so gizmos can show the hit point and normal.")]
         bool _showHitGizmos = true;
 
+        [Header("Goals")]
+        [SerializeField, Tooltip("When the agent reaches the last goal given with SetGoals: a despawned agent leaves the " +
+            "crowd, and this deactivates its GameObject (return it to a pool in the Despawned event).")]
+        bool _deactivateOnDespawn = true;
+
         CrowdManager _registeredWith;
+        Vector3[] _goals;
+        float[] _goalWaits;
+        OnArrival _onArrival;
+        bool _goalsDirty;
         bool _paramsDirty = true;
         bool _targetDirty = true;
         bool _routeDirty = true;
@@ -140,6 +149,77 @@ namespace Wayfarer.Components
         /// <summary>Raised after a step that changed <see cref="State"/> (e.g. to <see cref="AgentState.Arrived"/>:
         /// open the door, start the idle animation), with the agent and its previous state.</summary>
         public event System.Action<ObstacleAvoidance, AgentState> StateChanged;
+
+        /// <summary>Raised when the agent reaches a goal given with <see cref="SetGoals"/>, with the agent and how many
+        /// goals it had reached before this one.</summary>
+        public event System.Action<ObstacleAvoidance, int> GoalReached;
+
+        /// <summary>Raised when the agent reached its last goal with <see cref="OnArrival.Despawn"/> and left the crowd
+        /// (its GameObject is then deactivated, unless Deactivate On Despawn is off).</summary>
+        public event System.Action<ObstacleAvoidance> Despawned;
+
+        /// <summary>
+        /// Walks the agent through <paramref name="goals"/> in order, waiting <paramref name="wait"/> seconds at each but
+        /// the last, then does what <paramref name="onArrival"/> says: stop there, despawn (leave the crowd: the
+        /// <see cref="Despawned"/> event), or loop. While it has goals, <see cref="Target"/> is not followed;
+        /// <see cref="ClearGoals"/> returns to it. Each goal reached raises <see cref="GoalReached"/>.
+        /// </summary>
+        public void SetGoals(Vector3[] goals, OnArrival onArrival = OnArrival.Stop, float wait = 0f)
+        {
+            if (goals == null || goals.Length == 0)
+            {
+                throw new System.ArgumentException("at least one goal", "goals");
+            }
+            if (!(wait >= 0f) || float.IsInfinity(wait))
+            {
+                throw new System.ArgumentOutOfRangeException("wait", wait, "a finite wait >= 0 s");
+            }
+            _goals = (Vector3[])goals.Clone();
+            _goalWaits = new float[goals.Length];
+            for (int i = 0; i < _goalWaits.Length; i++)
+            {
+                _goalWaits[i] = wait;
+            }
+            _onArrival = onArrival;
+            _goalsDirty = true;
+        }
+
+        /// <summary>Drops the goals given with <see cref="SetGoals"/>: the agent follows <see cref="Target"/> again.</summary>
+        public void ClearGoals()
+        {
+            _goals = null;
+            _goalWaits = null;
+            _goalsDirty = true;
+            _targetDirty = true;
+        }
+
+        /// <summary>Raises <see cref="GoalReached"/> (called by the manager).</summary>
+        internal void ReachGoal(int goal)
+        {
+            System.Action<ObstacleAvoidance, int> handler = GoalReached;
+            if (handler != null)
+            {
+                handler(this, goal);
+            }
+        }
+
+        /// <summary>The native agent left the crowd at its last goal (called by the manager, which has already
+        /// dropped it): raises <see cref="Despawned"/> and deactivates the GameObject if so set.</summary>
+        internal void Despawn()
+        {
+            _registeredWith = null;
+            _goals = null;
+            _goalWaits = null;
+            System.Action<ObstacleAvoidance> handler = Despawned;
+            if (handler != null)
+            {
+                handler(this);
+            }
+            if (_deactivateOnDespawn)
+            {
+                gameObject.SetActive(false);
+            }
+        }
 
         /// <summary>The Animator whose <see cref="SpeedParameter"/> receives the walking speed after every step (null: none).</summary>
         public Animator Animator
@@ -375,6 +455,7 @@ namespace Wayfarer.Components
             _paramsDirty = true;
             _targetDirty = true;
             _routeDirty = true;
+            _goalsDirty = _goals != null;
             PushChanges(crowd, null);
         }
 
@@ -394,7 +475,19 @@ namespace Wayfarer.Components
             {
                 SendRoute(crowd);
             }
-            if (_target != null)
+            if (_goalsDirty)
+            {
+                _goalsDirty = false;
+                if (_goals != null)
+                {
+                    crowd.SetGoals(AgentId, _goals, null, _goalWaits, _onArrival);
+                }
+                else
+                {
+                    crowd.SetGoals(AgentId, new Vector3[0]);
+                }
+            }
+            if (_target != null && _goals == null)
             {
                 Vector3 t = _target.position;
                 // (Written so that a NaN, here or in the last target sent, counts as moved.)
