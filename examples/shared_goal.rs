@@ -50,10 +50,26 @@ fn main() {
             states[a.state() as usize] += 1;
         }
         println!("states moving/arrived/blocked/invalid: {states:?}");
-        let mut near: Vec<_> = c.agents().map(|(id, a)| (a.position.length(), id, a.position, a.target, a.state(), a.hit().kind, a.hit().id)).collect();
+        let mut near: Vec<_> = c
+            .agents()
+            .map(|(id, a)| {
+                (
+                    a.position.length(),
+                    id,
+                    a.position,
+                    a.target,
+                    a.state(),
+                    a.hit().kind,
+                    a.hit().id,
+                )
+            })
+            .collect();
         near.sort_by(|a, b| a.0.total_cmp(&b.0));
         for n in near.iter().take(8) {
-            println!("  {:.2} {:?} at ({:.2},{:.2}) -> ({:.1},{:.1}) {:?} hit {:?} {}", n.0, n.1, n.2.x, n.2.z, n.3.x, n.3.z, n.4, n.5, n.6);
+            println!(
+                "  {:.2} {:?} at ({:.2},{:.2}) -> ({:.1},{:.1}) {:?} hit {:?} {}",
+                n.0, n.1, n.2.x, n.2.z, n.3.x, n.3.z, n.4, n.5, n.6
+            );
         }
         println!(
             "{scene}: {gone}/{n} reached in {t:.0} s ({:.2} s wall); left at {:?}",

@@ -14,9 +14,10 @@
 //!
 //! d = g + Σ repel_force · u(t) · w · (n + b),  u(t) = (1 − t / T)²,  T = fov_range / speed,
 //!
-//! where w is the priority share (1 for equals, 1.5 when the other has higher priority, 0.5
-//! when lower) and b is a deterministic side bias: for agents, 0.35 × the right-hand
-//! perpendicular of the relative motion (head-on pairs both step right and pass; a perfectly
+//! where w is the priority share (1 for equals, 1.5 when the other has the right of way, 0.5
+//! when this one has it: the higher priority, or, of equal priorities bound for the same
+//! target, the one nearer it; see *Right of way*) and b is a deterministic side bias: for
+//! agents, 0.35 × the right-hand perpendicular of the relative motion (head-on pairs both step right and pass; a perfectly
 //! symmetric circle turns into a roundabout instead of deadlocking); for obstacles, the
 //! tangent of the surface toward the obstacle's nearer edge (ties: right; on a planned or
 //! waypoint leg, the way the route goes when it clearly goes one way), so agents slide around
@@ -79,8 +80,14 @@
 //! own (a knot of crossing flows), gives way so too.
 //!
 //! **Project**: after moving, overlapping agents are pushed apart (Jacobi iterations; each pair
-//! split by priority: 50/50 for equals, 90/10 when one is lower), then every agent is pushed out
-//! of every obstacle it entered.
+//! split by the right of way: 50/50 for equals, 90/10 when one has it), then every agent is
+//! pushed out of every obstacle it entered.
+//!
+//! **Right of way** (`outranks`): the higher priority; of equal priorities contending for
+//! the same target, the one nearer it. One rule for every shared goal: a crowd pressing into
+//! one point lets its front in, first come first served, instead of pressing symmetrically
+//! round the empty point (100 agents on a 20 m ring sent to its centre, leaving there: all
+//! in 186 s before, 109 s with it; `examples/shared_goal`).
 
 use glam::Vec2;
 
@@ -216,6 +223,35 @@ pub(crate) struct Moved {
     /// An upper bound on its distance from where it steered, less rounding (the obstacle gap
     /// test's other side).
     pub moved: f32,
+    /// Final target (for [`outranks`]).
+    pub target: Vec2,
+}
+
+/// Whether an agent of `priority` at `pos` bound for `target` has the right of way over one of
+/// `other_priority` at `other_pos` bound for `other_target` (−1: the other has it, 0: neither):
+/// the higher priority; of equal priorities contending for the same target, the one nearer it
+/// (first come, first served: a crowd pressing into one goal point lets its front in instead
+/// of pressing symmetrically round the empty point).
+#[inline]
+pub(crate) fn outranks(
+    priority: f32,
+    pos: Vec2,
+    target: Vec2,
+    other_priority: f32,
+    other_pos: Vec2,
+    other_target: Vec2,
+) -> i8 {
+    if priority != other_priority {
+        return if priority > other_priority { 1 } else { -1 };
+    }
+    if target != other_target {
+        return 0;
+    }
+    let (d, e) = (
+        pos.distance_squared(target),
+        other_pos.distance_squared(target),
+    );
+    (d < e) as i8 - (d > e) as i8
 }
 
 const _: () = assert!(core::mem::size_of::<Moved>() == 64);
@@ -455,12 +491,12 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         };
         let share = if o.arrived {
             ARRIVED_SHARE
-        } else if o.priority > b.priority {
-            1.5
-        } else if o.priority < b.priority {
-            0.5
         } else {
-            1.0
+            match outranks(o.priority, o.pos, o.target, b.priority, b.pos, b.target) {
+                1 => 1.5,
+                -1 => 0.5,
+                _ => 1.0,
+            }
         };
         let side = v.try_normalize().map_or(Vec2::ZERO, right_of);
         dir += (n + side * SIDE_BIAS) * (b.repel_force * urgency(t, horizon) * share);
@@ -1016,12 +1052,12 @@ pub(crate) fn separation(
             } else {
                 0.1
             }
-        } else if b.priority < o.priority {
-            0.9
-        } else if b.priority > o.priority {
-            0.1
         } else {
-            0.5
+            match outranks(b.priority, pos[k], b.target, o.priority, pos[j], o.target) {
+                -1 => 0.9,
+                1 => 0.1,
+                _ => 0.5,
+            }
         };
         corr += n * ((r - dd) * share);
         count += 1.0;
