@@ -35,7 +35,7 @@ fn main() {
         let mut gone = 0;
         let mut t = 0.0;
         let t0 = std::time::Instant::now();
-        while t < 300.0 && gone < n {
+        while t < 900.0 && gone < n {
             c.step(0.1, 1).unwrap();
             t += 0.1;
             gone += c
@@ -65,7 +65,7 @@ fn main() {
             })
             .collect();
         near.sort_by(|a, b| a.0.total_cmp(&b.0));
-        for n in near.iter().take(8) {
+        for n in near.iter().take(16) {
             println!(
                 "  {:.2} {:?} at ({:.2},{:.2}) -> ({:.1},{:.1}) {:?} hit {:?} {}",
                 n.0, n.1, n.2.x, n.2.z, n.3.x, n.3.z, n.4, n.5, n.6

@@ -230,3 +230,68 @@ fn a_crowd_grows_past_the_room_it_was_made_with() {
     }
     assert!(c.agents().all(|(_, a)| a.position.is_finite()));
 }
+
+/// `n` agents in files of ten west of the origin, each passing the origin on its way to its own
+/// goal east of it, leaving there; returns how many left within `seconds`.
+fn through_one_point(n: usize, seconds: f32) -> usize {
+    let mut c = Crowd::new(n).unwrap();
+    for k in 0..n {
+        let (row, col) = ((k / 10) as f32, (k % 10) as f32);
+        let id = c
+            .add_agent(at(-15.0 - row * 1.2, (col - 4.5) * 1.2), 0.0, 1.3, 0.3)
+            .unwrap();
+        let goals = [
+            Goal::new(at(0.0, 0.0), 0.25),
+            Goal::new(at(15.0 + row * 1.2, (col - 4.5) * 1.2), 0.25),
+        ];
+        c.set_goals(id, &goals, OnArrival::Despawn).unwrap();
+    }
+    let mut gone = 0;
+    for _ in 0..(seconds / 0.1) as usize {
+        c.step(0.1, 1).unwrap();
+        gone += c
+            .events()
+            .iter()
+            .filter(|e| e.kind == EventKind::Despawned)
+            .count();
+        if gone == n {
+            break;
+        }
+    }
+    gone
+}
+
+#[test]
+fn a_crowd_passing_one_shared_point_does_not_gridlock_there() {
+    // Every agent must reach the point itself (within 0.25 m) before it walks on: those that
+    // left it have the right of way over those still bound for it, and of those bound for it
+    // the nearest goes first.
+    assert_eq!(through_one_point(60, 600.0), 60);
+}
+
+#[test]
+fn a_ring_sent_to_its_centre_leaves_there_one_by_one() {
+    let n = 60;
+    let mut c = Crowd::new(n).unwrap();
+    for k in 0..n {
+        let a = k as f32 / n as f32 * core::f32::consts::TAU;
+        let id = c
+            .add_agent(at(15.0 * a.sin(), 15.0 * a.cos()), 0.0, 1.3, 0.3)
+            .unwrap();
+        c.set_goals(id, &[Goal::new(at(0.0, 0.0), 0.25)], OnArrival::Despawn)
+            .unwrap();
+    }
+    let events = run(&mut c, 300.0);
+    let gone = events
+        .iter()
+        .filter(|e| e.kind == EventKind::Despawned)
+        .inspect(|e| {
+            assert!(
+                e.position.length() <= 0.25 + 1e-4,
+                "left at {:?}",
+                e.position
+            )
+        })
+        .count();
+    assert_eq!(gone, n);
+}

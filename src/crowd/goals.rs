@@ -156,6 +156,9 @@ pub(crate) struct Program {
     pub reached: u32,
     /// Seconds it still waits at the current goal; `None` until it reaches it.
     pub waiting: Option<f32>,
+    /// The goal it last left, on the ground plane (NaN: none yet): it came to that goal before
+    /// those still bound for it, and has the right of way over them.
+    pub passed: glam::Vec2,
 }
 
 /// What a program asks of the crowd after a sub-step.
@@ -200,6 +203,7 @@ impl Program {
         }
         match self.queue.pop_front() {
             Some(g) => {
+                self.passed = glam::Vec2::new(self.current.target.x, self.current.target.z);
                 self.current = g;
                 self.waiting = None;
                 Next::Go(g)
@@ -225,6 +229,7 @@ mod tests {
             on_arrival,
             reached: 0,
             waiting: None,
+            passed: glam::Vec2::NAN,
         }
     }
 

@@ -212,6 +212,8 @@ struct Gathered {
     final_leg: bool,
     /// [`Body::recheck`].
     recheck: bool,
+    /// [`Body::passed`].
+    passed: Vec2,
 }
 
 /// Where a body ends the step, in projection order.
@@ -555,6 +557,7 @@ fn body_of(a: &Agent, g: &Gathered, pos: Vec2) -> Body {
         last_obstacle,
         last_slide,
         direct: a.route_mode == RouteMode::Direct && !a.detour,
+        passed: g.passed,
     }
 }
 
@@ -1005,6 +1008,7 @@ impl Crowd {
             on_arrival,
             reached: 0,
             waiting: None,
+            passed: Vec2::NAN,
         };
         match self.program_of.get(slot) {
             Some(&k) if k != u32::MAX => self.programs[k as usize] = program,
@@ -1745,12 +1749,18 @@ impl Crowd {
                         .any(|s| s.contact(pos).distance <= 2.0 * a.radius));
             self.rechecking |= recheck;
             self.gathered_pos.push(pos);
+            // The goal of its queue it last left (NaN: none).
+            let passed = match self.program_of.get(slot) {
+                Some(&k) if k != u32::MAX => self.programs[k as usize].passed,
+                _ => Vec2::NAN,
+            };
             self.gathered.push(Gathered {
                 steer_to,
                 slot: slot as u32,
                 cos_half_fov: fov_cos.1,
                 final_leg,
                 recheck,
+                passed,
             });
         }
         self.recheck.clear();

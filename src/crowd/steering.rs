@@ -83,11 +83,17 @@
 //! split by the right of way: 50/50 for equals, 90/10 when one has it), then every agent is
 //! pushed out of every obstacle it entered.
 //!
-//! **Right of way** (`outranks`): the higher priority; of equal priorities contending for
-//! the same target, the one nearer it. One rule for every shared goal: a crowd pressing into
-//! one point lets its front in, first come first served, instead of pressing symmetrically
-//! round the empty point (100 agents on a 20 m ring sent to its centre, leaving there: all
-//! in 186 s before, 109 s with it; `examples/shared_goal`).
+//! **Right of way** (`outranks`): the higher priority; of equal priorities contending for one
+//! goal, who came to it first: an agent that already left that goal of its queue (see
+//! [`goals`](super::goals)) over those still bound for it, and of two bound for it, the one
+//! nearer it (the projection, which keeps no queue, splits by priority and nearness only).
+//! One rule for every shared goal: a crowd pressing into one point lets its front in instead
+//! of pressing symmetrically round the empty point, and lets out those leaving it for goals
+//! beyond. Measured with `examples/shared_goal` (agents of radius 0.3 m at 1.3 m/s, arrival
+//! radius 0.25 m, leaving at their last goal): 100 agents on a 20 m ring sent to its centre
+//! all leave there in 109 s (186 s without the rule); 100 agents in ten files passing one
+//! point to goals 15–27 m beyond it all arrive in 317 s (200: 655 s), where without the rule
+//! 17 had after 300 s and the rest stood blocked round the point.
 
 use glam::Vec2;
 
@@ -198,6 +204,8 @@ pub(crate) struct Body {
     pub last_slide: Vec2,
     /// It walks straight at its target (route [`RouteMode::Direct`](super::RouteMode)).
     pub direct: bool,
+    /// The goal of its queue it last left (NaN: none; see [`outranks`]).
+    pub passed: Vec2,
 }
 
 /// What the projection, the overlap guard and the write-back know about one agent after its
@@ -227,31 +235,34 @@ pub(crate) struct Moved {
     pub target: Vec2,
 }
 
-/// Whether an agent of `priority` at `pos` bound for `target` has the right of way over one of
-/// `other_priority` at `other_pos` bound for `other_target` (−1: the other has it, 0: neither):
-/// the higher priority; of equal priorities contending for the same target, the one nearer it
-/// (first come, first served: a crowd pressing into one goal point lets its front in instead
-/// of pressing symmetrically round the empty point).
+/// One side of a right-of-way contest: priority, position, target and the goal it last left
+/// (NaN: none).
+#[derive(Clone, Copy)]
+pub(crate) struct Claim {
+    pub priority: f32,
+    pub pos: Vec2,
+    pub target: Vec2,
+    pub passed: Vec2,
+}
+
+/// Whether `a` has the right of way over `b` (1; −1: `b` has it, 0: neither): the higher
+/// priority; of equal priorities contending for one goal, who came to it first — the one that
+/// already left it (its queue's last goal passed is the other's target), else, both bound for
+/// it, the one nearer it. A crowd pressing into one goal point lets its front in instead of
+/// pressing symmetrically round the empty point, and those leaving it are let out.
 #[inline]
-pub(crate) fn outranks(
-    priority: f32,
-    pos: Vec2,
-    target: Vec2,
-    other_priority: f32,
-    other_pos: Vec2,
-    other_target: Vec2,
-) -> i8 {
-    if priority != other_priority {
-        return if priority > other_priority { 1 } else { -1 };
+pub(crate) fn outranks(a: Claim, b: Claim) -> i8 {
+    if a.priority != b.priority {
+        return if a.priority > b.priority { 1 } else { -1 };
     }
-    if target != other_target {
-        return 0;
+    if a.target == b.target {
+        let (d, e) = (
+            a.pos.distance_squared(a.target),
+            b.pos.distance_squared(a.target),
+        );
+        return (d < e) as i8 - (d > e) as i8;
     }
-    let (d, e) = (
-        pos.distance_squared(target),
-        other_pos.distance_squared(target),
-    );
-    (d < e) as i8 - (d > e) as i8
+    (a.passed == b.target) as i8 - (b.passed == a.target) as i8
 }
 
 const _: () = assert!(core::mem::size_of::<Moved>() == 64);
@@ -492,7 +503,13 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         let share = if o.arrived {
             ARRIVED_SHARE
         } else {
-            match outranks(o.priority, o.pos, o.target, b.priority, b.pos, b.target) {
+            let claim = |x: &Body| Claim {
+                priority: x.priority,
+                pos: x.pos,
+                target: x.target,
+                passed: x.passed,
+            };
+            match outranks(claim(o), claim(b)) {
                 1 => 1.5,
                 -1 => 0.5,
                 _ => 1.0,
@@ -1053,7 +1070,13 @@ pub(crate) fn separation(
                 0.1
             }
         } else {
-            match outranks(b.priority, pos[k], b.target, o.priority, pos[j], o.target) {
+            let claim = |x: &Moved, pos: Vec2| Claim {
+                priority: x.priority,
+                pos,
+                target: x.target,
+                passed: Vec2::NAN,
+            };
+            match outranks(claim(b, pos[k]), claim(o, pos[j])) {
                 -1 => 0.9,
                 1 => 0.1,
                 _ => 0.5,
