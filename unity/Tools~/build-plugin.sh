@@ -8,6 +8,7 @@
 #   bash unity/Tools~/build-plugin.sh --slot android-arm64-v8a --slot android-x86_64
 #   bash unity/Tools~/build-plugin.sh --target aarch64-linux-android   # the slot of a Rust target
 #   bash unity/Tools~/build-plugin.sh --list             # every slot, its targets and file
+#   bash unity/Tools~/build-plugin.sh --rust-targets SLOT # the slot's Rust targets (for rustup)
 #   bash unity/Tools~/build-plugin.sh --out DIR ...      # write into DIR instead of unity/
 #
 # The slots are the rows of Tools~/plugin-slots.tsv. A slot with two Rust targets is one universal
@@ -35,6 +36,11 @@ wanted=()
 while (($#)); do
   case "$1" in
     --list) rows | awk -F'\t' '{ printf "%-20s %-42s %s\n", $1, $2, $3 }'; exit 0 ;;
+    --rust-targets)
+      row="$(row_of_slot "${2:?--rust-targets needs a slot name}")"
+      [[ -n "$row" ]] || die "unknown slot $2 (see --list)"
+      echo "$row" | awk -F'\t' '{ gsub(",", " ", $2); print $2 }'
+      exit 0 ;;
     --slot) wanted+=("${2:?--slot needs a slot name (see --list)}"); shift 2 ;;
     --target)
       t="${2:?--target needs a Rust target triple}"
@@ -42,7 +48,7 @@ while (($#)); do
       [[ -n "$s" ]] || die "no plugin slot builds the Rust target $t (see --list)"
       wanted+=("$s"); shift 2 ;;
     --out) out="$(mkdir -p "${2:?--out needs a directory}" && cd "$2" && pwd)"; shift 2 ;;
-    -h | --help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument $1 (see --help)" ;;
   esac
 done
