@@ -97,7 +97,7 @@ namespace Wayfarer.Components
         bool _drawDebugLine;
 
         [SerializeField, Tooltip("The line to draw with (optional).")]
-        LineRenderer _debugLine;
+        LineRenderer _debugLine = null;
 
         [SerializeField]
         Color _colorHit = Color.red;
