@@ -82,7 +82,7 @@ fn dynamic_section(file: &Path) -> String {
 }
 
 #[test]
-fn installs_header_versioned_shared_library_static_library_pc_and_cmake_files() {
+fn c_install_gives_header_versioned_shared_library_static_library_pc_and_cmake_files() {
     if !tools(&[("readelf", "--version")]) {
         return;
     }
@@ -122,7 +122,7 @@ fn installs_header_versioned_shared_library_static_library_pc_and_cmake_files() 
 }
 
 #[test]
-fn quick_start_builds_and_runs_through_pkg_config() {
+fn c_install_quick_start_builds_and_runs_through_pkg_config() {
     if !tools(&[
         ("cc", "--version"),
         ("pkg-config", "--version"),
@@ -162,7 +162,7 @@ fn quick_start_builds_and_runs_through_pkg_config() {
 }
 
 #[test]
-fn quick_start_builds_and_runs_through_cmake_find_package() {
+fn c_install_quick_start_builds_and_runs_through_cmake_find_package() {
     if !tools(&[
         ("cc", "--version"),
         ("cmake", "--version"),

@@ -108,7 +108,7 @@ fn guid_of(text: &str) -> Option<String> {
 }
 
 #[test]
-fn every_asset_has_its_meta_and_every_meta_its_asset_with_stable_unique_guids() {
+fn tarball_every_asset_has_its_meta_and_every_meta_its_asset_with_stable_unique_guids() {
     let pkg = unpacked();
     let mut paths = Vec::new();
     all_paths(pkg, pkg, &mut paths);
@@ -173,7 +173,7 @@ fn every_asset_has_its_meta_and_every_meta_its_asset_with_stable_unique_guids() 
 }
 
 #[test]
-fn linux_plugin_is_a_shared_library_enabled_for_the_linux_editor_and_player() {
+fn tarball_linux_plugin_is_a_shared_library_enabled_for_the_linux_editor_and_player() {
     let pkg = unpacked();
     let lib = pkg.join("Plugins/Linux/x86_64/libwayfarer.so");
     let bytes = std::fs::read(&lib).unwrap();
@@ -219,7 +219,7 @@ fn semver(v: &str) -> bool {
 }
 
 #[test]
-fn package_json_follows_unitys_manifest_rules() {
+fn tarball_package_json_follows_unitys_manifest_rules() {
     let pkg = unpacked();
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(pkg.join("package.json")).unwrap())
@@ -267,7 +267,7 @@ fn have(tool: &str) -> bool {
 }
 
 #[test]
-fn packed_csharp_loads_the_packed_linux_library_under_mono() {
+fn tarball_csharp_loads_the_packed_linux_library_under_mono() {
     if !have("mcs") || !have("mono") {
         assert!(
             std::env::var_os("CI").is_none(),
