@@ -3,7 +3,10 @@
 //! every imported path with its `.meta` and every `.meta` with its asset, GUIDs unique and the same
 //! in every build (the tarball is reproducible byte for byte), the Linux plugin's import settings
 //! from its template, and no build tooling (`Tools~`). Then the packed C# is compiled with Mono's
-//! `mcs` and loads the packed Linux library under `mono`, as the Editor would.
+//! `mcs` and loads the packed Linux library under `mono`, as the Editor would. The install routes
+//! of docs/install.md that need no Editor are followed too: the tarball's plugins unpacked into a
+//! project's `Assets/` (git URL route) and `Packages/com.wayfarer.motion` linked to `unity/`
+//! (embedded route).
 //!
 //! Needs `tar`, and `mcs` + `mono` for the load check (skipped without them, unless `CI` is set).
 
@@ -347,4 +350,67 @@ fn tarball_csharp_loads_the_packed_linux_library_under_mono() {
         "mono mapped the packed library {}:\n{log}",
         packed.display()
     );
+}
+
+/// docs/install.md, git URL route: the tarball's plugins unpack into a project's `Assets/` with
+/// every `.meta`, as the documented `tar` command writes them.
+#[test]
+fn tarball_plugins_unpack_into_assets_for_a_git_install() {
+    let pkg = unpacked();
+    let assets = pkg.parent().unwrap().join("git-project/Assets/Wayfarer");
+    let _ = std::fs::remove_dir_all(&assets);
+    std::fs::create_dir_all(&assets).unwrap();
+    run(Command::new("tar")
+        .arg("xzf")
+        .arg(
+            Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .join("unity_tarball/a")
+                .join(tarball_name()),
+        )
+        .arg("-C")
+        .arg(&assets)
+        .args([
+            "--strip-components=1",
+            "package/Plugins",
+            "package/Plugins.meta",
+        ]));
+    let mut paths = Vec::new();
+    all_paths(&assets, &assets, &mut paths);
+    assert_eq!(
+        paths,
+        [
+            "Plugins",
+            "Plugins.meta",
+            "Plugins/Linux",
+            "Plugins/Linux.meta",
+            "Plugins/Linux/x86_64",
+            "Plugins/Linux/x86_64.meta",
+            "Plugins/Linux/x86_64/libwayfarer.so",
+            "Plugins/Linux/x86_64/libwayfarer.so.meta",
+        ]
+    );
+    assert_eq!(
+        std::fs::read(assets.join("Plugins/Linux/x86_64/libwayfarer.so")).unwrap(),
+        std::fs::read(pkg.join("Plugins/Linux/x86_64/libwayfarer.so")).unwrap()
+    );
+}
+
+/// docs/install.md, embedded route: `Packages/com.wayfarer.motion` linked to `unity/` is a
+/// package folder Unity recognizes (its `package.json` at the top, named like the folder).
+#[cfg(unix)]
+#[test]
+fn tarball_embedded_link_is_a_package_folder() {
+    let project = Path::new(env!("CARGO_TARGET_TMPDIR")).join("embedded-project");
+    let _ = std::fs::remove_dir_all(&project);
+    std::fs::create_dir_all(project.join("Packages")).unwrap();
+    let link = project.join("Packages/com.wayfarer.motion");
+    std::os::unix::fs::symlink(root().join("unity"), &link).unwrap();
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(link.join("package.json")).unwrap()).unwrap();
+    assert_eq!(
+        manifest["name"], "com.wayfarer.motion",
+        "folder and package name agree"
+    );
+    // Cloning the repository itself into Packages/ would not work: no package.json at its top.
+    assert!(!root().join("package.json").exists());
 }
