@@ -79,7 +79,11 @@ build_target() {
     cargo build --release --lib --quiet >&2
     echo "$repo/target/release/$file"
   else
-    cargo build --release --lib --quiet --target "$target" >&2
+    # Only the crate type the slot ships: a WebGL or iOS static library needs no linker, and
+    # building the cdylib too would (Emscripten's emcc for WebGL).
+    local kind=cdylib
+    [[ "$file" == *.a ]] && kind=staticlib
+    cargo rustc --release --lib --quiet --crate-type "$kind" --target "$target" >&2
     echo "$repo/target/$target/release/$file"
   fi
 }
