@@ -77,14 +77,14 @@ build_target() {
   if [[ "$target" == "$host" ]]; then
     # The host build shares target/release with the tests (no second compile).
     cargo build --release --lib --quiet >&2
-    echo "$repo/target/release/$file"
+    echo "$target_dir/release/$file"
   else
     # Only the crate type the slot ships: a WebGL or iOS static library needs no linker, and
     # building the cdylib too would (Emscripten's emcc for WebGL).
     local kind=cdylib
     [[ "$file" == *.a ]] && kind=staticlib
     cargo rustc --release --lib --quiet --crate-type "$kind" --target "$target" >&2
-    echo "$repo/target/$target/release/$file"
+    echo "$target_dir/$target/release/$file"
   fi
 }
 
@@ -101,6 +101,7 @@ folder_metas() {
 }
 
 cd "$repo"
+target_dir="$(cargo metadata --format-version 1 --no-deps | sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')"
 for slot in "${wanted[@]}"; do
   row="$(row_of_slot "$slot")"
   [[ -n "$row" ]] || die "unknown slot $slot (see --list)"
