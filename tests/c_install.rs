@@ -195,3 +195,33 @@ fn c_install_quick_start_builds_and_runs_through_cmake_find_package() {
     );
     assert_eq!(run(&mut Command::new(&fixed)), expected_output());
 }
+
+/// The CMake package finds the library relative to itself: a copied install tree still works.
+#[test]
+fn c_install_cmake_package_is_relocatable() {
+    if !tools(&[("cc", "--version"), ("cmake", "--version")]) {
+        return;
+    }
+    let moved = base().join("moved-prefix");
+    let _ = std::fs::remove_dir_all(&moved);
+    run(Command::new("cp").arg("-a").arg(prefix()).arg(&moved));
+    let build = base().join("cmake-build-moved");
+    let _ = std::fs::remove_dir_all(&build);
+    run(Command::new("cmake")
+        .arg("-S")
+        .arg(root().join("examples/c"))
+        .arg("-B")
+        .arg(&build)
+        .arg(format!("-DCMAKE_PREFIX_PATH={}", moved.display())));
+    let cache = std::fs::read_to_string(build.join("CMakeCache.txt")).unwrap();
+    let dir = moved.join("lib/cmake/wayfarer");
+    assert!(
+        cache.contains(&format!("wayfarer_DIR:PATH={}", dir.display())),
+        "found the moved package"
+    );
+    run(Command::new("cmake").arg("--build").arg(&build));
+    assert_eq!(
+        run(&mut Command::new(build.join("quickstart_static"))),
+        expected_output()
+    );
+}
