@@ -42,6 +42,20 @@ if ((${#samples[@]})); then
   "${MCS[@]}" -target:library -r:"$out/UnityEngine.dll" -r:"$out/Wayfarer.Runtime.dll" \
     -out:"$out/Wayfarer.Samples.dll" "${samples[@]}"
 fi
+# Unity's compiler reports CS0649 for a serialized private field nothing assigns; mcs hides it for
+# any field with an attribute. Check Roslyn's rule directly, then compile copies without the
+# inspector attributes so mcs reports every CS0649 it can see (as errors).
+echo "== CS0649: serialized fields are initialized or assigned"
+python3 tests/csharp/tools/strip-inspector-attributes.py --check "${runtime[@]}" "${samples[@]}"
+stripped_runtime=()
+while IFS= read -r f; do stripped_runtime+=("$f"); done < <(python3 tests/csharp/tools/strip-inspector-attributes.py "$out/cs0649/runtime" "${runtime[@]}")
+"${MCS[@]}" -target:library -define:"$defines" -r:"$out/UnityEngine.dll" -out:"$out/cs0649/Wayfarer.Runtime.dll" "${stripped_runtime[@]}"
+if ((${#samples[@]})); then
+  stripped_samples=()
+  while IFS= read -r f; do stripped_samples+=("$f"); done < <(python3 tests/csharp/tools/strip-inspector-attributes.py "$out/cs0649/samples" "${samples[@]}")
+  "${MCS[@]}" -target:library -r:"$out/UnityEngine.dll" -r:"$out/cs0649/Wayfarer.Runtime.dll" \
+    -out:"$out/cs0649/Wayfarer.Samples.dll" "${stripped_samples[@]}"
+fi
 echo "== mcs: tests"
 "${MCS[@]}" -target:exe -define:"$defines" -r:"$out/UnityEngine.dll" -r:"$out/Wayfarer.Runtime.dll" -r:"$out/Wayfarer.Editor.dll" \
   -out:"$out/Wayfarer.Tests.exe" tests/csharp/Tests/*.cs

@@ -413,6 +413,96 @@ namespace Wayfarer.Tests
         }
 
         [Test]
+        public static void NavMeshPartialPathWalksToItsEndAndInvalidPathWalksStraight()
+        {
+            // Partial: the path stops at (6, 0, 4), short of the target; the agent walks there and says so.
+            var reachable = new Vector3(6, 0, 4);
+            UnityEngine.AI.NavMesh.Router = (a, b) => new[] { a, new Vector3(6, 0, 0), reachable };
+            UnityEngine.AI.NavMesh.RoutedStatus = UnityEngine.AI.NavMeshPathStatus.PathPartial;
+            try
+            {
+                var manager = Manager();
+                var agent = Agent(manager, Vector3.zero, new Vector3(0, 0, 10), false);
+                agent.Route = AgentRoute.NavMesh;
+                int arrived = Run(manager, agent, 800);
+                Assert.True(agent.PathIsPartial, "the path is reported partial");
+                Assert.True(Vector3.Distance(agent.PathEnd, reachable) < 1e-4f, "its end is the path's last corner");
+                Assert.True(arrived < 800 && Vector3.Distance(agent.transform.position, reachable) < 1f,
+                    "arrived at the reachable end, not the target: " + agent.transform.position);
+                Assert.True(Debug.Messages.Exists(m => m.StartsWith("warning") && m.Contains("is partial")), "says so");
+                // The NavMesh changed and the path is complete again: the goal is the target once more.
+                UnityEngine.AI.NavMesh.RoutedStatus = UnityEngine.AI.NavMeshPathStatus.PathComplete;
+                agent.RefreshRoute();
+                Run(manager, agent, 800);
+                Assert.True(!agent.PathIsPartial, "complete after the refresh");
+                Assert.True(Vector3.Distance(agent.transform.position, new Vector3(0, 0, 10)) < 1f,
+                    "then walks on to the target: " + agent.transform.position);
+
+                // Invalid: corners are ignored, the agent walks straight at the target and a warning says why.
+                UnityEngine.AI.NavMesh.RoutedStatus = UnityEngine.AI.NavMeshPathStatus.PathInvalid;
+                UnityEngine.AI.NavMesh.Router = (a, b) => new[] { a, new Vector3(30, 0, 0), b };
+                var lost = Agent(manager, new Vector3(-20, 0, 0), new Vector3(-20, 0, 6), false);
+                lost.Route = AgentRoute.NavMesh;
+                float widest = 0f;
+                int got = Run(manager, lost, 400, () => widest = Mathf.Max(widest, Mathf.Abs(lost.transform.position.x + 20f)));
+                Assert.True(got < 400 && widest < 1e-3f, "walked straight (off by " + widest + ")");
+                Assert.True(Debug.Messages.Exists(m => m.StartsWith("warning") && m.Contains("no NavMesh path") && m.Contains("PathInvalid")), "says why");
+                Ref.Send(manager, "OnDestroy");
+            }
+            finally
+            {
+                UnityEngine.AI.NavMesh.Router = (a, b) => new[] { a, b };
+                UnityEngine.AI.NavMesh.RoutedStatus = UnityEngine.AI.NavMeshPathStatus.PathComplete;
+            }
+        }
+
+        [Test]
+        public static void NavMeshPathLongerThanTheCornerBufferIsReadWhole()
+        {
+            // 40 corners (the buffer starts at 16): a zigzag whose far corners the agent must pass.
+            var corners = new Vector3[40];
+            for (int i = 0; i < corners.Length; i++)
+            {
+                corners[i] = new Vector3(i % 2 == 0 ? 0f : 3f, 0f, 2f * i);
+            }
+            UnityEngine.AI.NavMesh.Router = (a, b) => corners;
+            try
+            {
+                var manager = Manager();
+                var agent = Agent(manager, corners[0], corners[39], false);
+                agent.Route = AgentRoute.NavMesh;
+                float nearest = float.MaxValue;
+                int arrived = Run(manager, agent, 3000, () => nearest = Mathf.Min(nearest, Vector3.Distance(agent.transform.position, corners[37])));
+                Assert.True(arrived < 3000, "arrived");
+                Assert.True(nearest < 1f, "passed corner 37 of 40: " + nearest);
+                Ref.Send(manager, "OnDestroy");
+            }
+            finally
+            {
+                UnityEngine.AI.NavMesh.Router = (a, b) => new[] { a, b };
+            }
+        }
+
+        [Test]
+        public static void MissingPluginIsReportedOnceWithTheFix()
+        {
+            var missing = typeof(BezierTrajectory).Assembly.GetType("Wayfarer.Components.MissingPlugin");
+            var report = missing.GetMethod("Report", System.Reflection.BindingFlags.Static | System.Reflection.BindingFlags.NonPublic);
+            var isMissing = missing.GetMethod("Is", System.Reflection.BindingFlags.Static | System.Reflection.BindingFlags.NonPublic);
+            Assert.True((bool)isMissing.Invoke(null, new object[] { new DllNotFoundException("wayfarer") }), "DllNotFoundException");
+            Assert.True(!(bool)isMissing.Invoke(null, new object[] { new InvalidOperationException() }), "other exceptions");
+            int before = Debug.Messages.Count;
+            for (int i = 0; i < 3; i++)
+            {
+                report.Invoke(null, new object[] { new DllNotFoundException("wayfarer"), null });
+            }
+            var said = Debug.Messages.GetRange(before, Debug.Messages.Count - before);
+            Assert.Equal(1, said.Count, "one warning for three failures");
+            Assert.True(said[0].StartsWith("warning") && said[0].Contains("build-plugin.sh") && said[0].Contains("tarball"),
+                "says how to build or install it: " + said[0]);
+        }
+
+        [Test]
         public static void WaypointRouteVisitsItsTransformsInOrder()
         {
             var manager = Manager();

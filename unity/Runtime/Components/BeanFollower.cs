@@ -250,8 +250,9 @@ namespace Wayfarer.Components
             {
                 return;
             }
-            catch (DllNotFoundException)
+            catch (Exception e) when (MissingPlugin.Is(e))
             {
+                MissingPlugin.Report(e, this);
                 return;
             }
             GizmoDraw.Polyline(_gizmoPoints, n);

@@ -144,6 +144,12 @@ namespace Wayfarer.Components
                 }
                 return;
             }
+            catch (Exception e) when (MissingPlugin.Is(e))
+            {
+                // [ExecuteAlways]: without the plugin this runs on every edit; say so once.
+                MissingPlugin.Report(e, this);
+                return;
+            }
             if (_line != null)
             {
                 _line.positionCount = _samples;

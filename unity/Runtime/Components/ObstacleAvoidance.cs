@@ -97,7 +97,7 @@ namespace Wayfarer.Components
         bool _drawDebugLine;
 
         [SerializeField, Tooltip("The line to draw with (optional).")]
-        LineRenderer _debugLine;
+        LineRenderer _debugLine = null;
 
         [SerializeField]
         Color _colorHit = Color.red;
@@ -123,6 +123,9 @@ namespace Wayfarer.Components
         Vector3 _pathTarget;
         Vector3[] _corners = new Vector3[16];
         int _cornerCount;
+        bool _pathPartial;
+        bool _warnedPartial;
+        Vector3 _pathEnd = Vector3.zero;
 #if WAYFARER_NAVMESH
         NavMeshPath _navPath;
 #endif
@@ -342,6 +345,19 @@ namespace Wayfarer.Components
             }
         }
 
+        /// <summary>With <see cref="AgentRoute.NavMesh"/>: true when the last path stops short of the target (Unity's
+        /// <c>PathPartial</c>); the agent then walks to <see cref="PathEnd"/>, the nearest place it can reach.</summary>
+        public bool PathIsPartial
+        {
+            get { return _pathPartial; }
+        }
+
+        /// <summary>With a partial NavMesh path (<see cref="PathIsPartial"/>): where the path ends, the agent's goal.</summary>
+        public Vector3 PathEnd
+        {
+            get { return _pathEnd; }
+        }
+
         /// <summary>Sends the route again at the next step: the waypoint transforms' current positions, or a fresh
         /// NavMesh path (after the NavMesh changed).</summary>
         public void RefreshRoute()
@@ -497,13 +513,15 @@ namespace Wayfarer.Components
                     {
                         SendNavMeshPath(crowd, t);
                     }
+                    // A partial NavMesh path: the goal is where the path ends, not the unreachable target.
+                    Vector3 goal = _pathPartial ? _pathEnd : t;
                     if (batch != null)
                     {
-                        batch.Add(AgentId, t, _arrivalRadius);
+                        batch.Add(AgentId, goal, _arrivalRadius);
                     }
                     else
                     {
-                        crowd.SetTarget(AgentId, t, _arrivalRadius);
+                        crowd.SetTarget(AgentId, goal, _arrivalRadius);
                     }
                     _lastTarget = t;
                     _targetDirty = false;
@@ -515,6 +533,11 @@ namespace Wayfarer.Components
         void SendRoute(CrowdSimulation crowd)
         {
             _routeDirty = false;
+            if (_pathPartial)
+            {
+                _pathPartial = false;
+                _targetDirty = true;
+            }
             switch (_route)
             {
                 case AgentRoute.Planned:
@@ -564,22 +587,28 @@ namespace Wayfarer.Components
         }
 
         /// <summary>Computes the NavMesh path to <paramref name="target"/> and sends its inner corners as waypoints
-        /// (the first corner is where the agent stands, the last the target's place on the NavMesh). No path: the
-        /// agent walks straight at the target, and a warning says why (once).</summary>
+        /// (the first corner is where the agent stands, the last the target's place on the NavMesh). A partial path
+        /// (<c>PathPartial</c>): the agent walks to its end, <see cref="PathEnd"/>, and a warning says so (once). No
+        /// path or an invalid one (<c>PathInvalid</c>): the agent walks straight at the target, and a warning says
+        /// why (once).</summary>
         void SendNavMeshPath(CrowdSimulation crowd, Vector3 target)
         {
             _pathTarget = target;
             int inner = 0;
             bool found = false;
+            bool partial = false;
 #if WAYFARER_NAVMESH
             if (_navPath == null)
             {
                 _navPath = new NavMeshPath();
             }
-            if (NavMesh.CalculatePath(transform.position, target, _navMeshAreas, _navPath))
+            // Unity returns false for an invalid path; the status is checked too, so no invalid path is walked.
+            if (NavMesh.CalculatePath(transform.position, target, _navMeshAreas, _navPath)
+                && _navPath.status != NavMeshPathStatus.PathInvalid)
             {
                 int n = _navPath.GetCornersNonAlloc(_corners);
-                while (n == _corners.Length)
+                // A full buffer may have cut the path short: grow it and read again.
+                while (n >= _corners.Length)
                 {
                     System.Array.Resize(ref _corners, 2 * _corners.Length);
                     n = _navPath.GetCornersNonAlloc(_corners);
@@ -588,15 +617,28 @@ namespace Wayfarer.Components
                 if (found)
                 {
                     inner = n - 2;
+                    partial = _navPath.status == NavMeshPathStatus.PathPartial;
+                    _pathEnd = _corners[n - 1];
                     System.Array.Copy(_corners, 1, _corners, 0, inner);
                 }
             }
 #endif
+            if (partial != _pathPartial)
+            {
+                _pathPartial = partial;
+                _targetDirty = true;
+            }
+            if (partial && !_warnedPartial)
+            {
+                _warnedPartial = true;
+                Debug.LogWarning("ObstacleAvoidance on " + name + ": the NavMesh path to " + target + " is partial; walking to "
+                    + "its reachable end " + _pathEnd + ".", this);
+            }
             if (!found && !_warnedRoute)
             {
                 _warnedRoute = true;
 #if WAYFARER_NAVMESH
-                string why = "no NavMesh path from " + transform.position + " to " + target;
+                string why = "no NavMesh path from " + transform.position + " to " + target + " (" + _navPath.status + ")";
 #else
                 string why = "the NavMesh route needs Unity's AI module (com.unity.modules.ai)";
 #endif

@@ -12,7 +12,7 @@ namespace Wayfarer.Samples
         [SerializeField, Range(3, 32)] int _checkpoints = 8;
         [SerializeField, Min(1f)] float _radius = 10f;
         [SerializeField, Range(1, 64)] int _beans = 6;
-        [SerializeField] GameObject _beanPrefab;
+        [SerializeField] GameObject _beanPrefab = null;
 
         void Awake()
         {

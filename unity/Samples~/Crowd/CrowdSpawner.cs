@@ -12,7 +12,7 @@ namespace Wayfarer.Samples
         [SerializeField, Range(1, 2000)] int _agents = 200;
         [SerializeField, Min(1f)] float _radius = 25f;
         [SerializeField, Range(0, 64)] int _pillars = 12;
-        [SerializeField] GameObject _agentPrefab;
+        [SerializeField] GameObject _agentPrefab = null;
         [SerializeField, Tooltip("How the agents find their way: Planned routes them round the pillars before they meet them.")]
         AgentRoute _route = AgentRoute.Direct;
 
