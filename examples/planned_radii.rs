@@ -92,7 +92,12 @@ fn main() {
         }
         let p = crowd.planner();
         println!(
-            "{spread:>6} radii: {n} agents, {steps} steps, budget {budget}: mean {:.2} ms, worst {:.2} ms (fields computed {}, paths searched {})",
+            "{:>12}: {n} agents, {steps} steps, budget {budget}: mean {:.2} ms, worst {:.2} ms (fields computed {}, paths searched {})",
+            match spread {
+                "one" => "one radius",
+                "nine" => "nine radii",
+                _ => "radii spread",
+            },
             total / steps as f64,
             worst,
             p.fields_computed(),

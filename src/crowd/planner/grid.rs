@@ -12,6 +12,7 @@ use super::Planner;
 use super::CLEARANCE_CAP;
 use super::MAX_PLANNER_CELLS;
 use super::MIN_PLANNER_CELL;
+use super::NEIGHBOURS;
 use super::PASS_SKIN;
 use super::PLANNER_MARGIN;
 use glam::Vec2;
@@ -160,22 +161,18 @@ impl Planner {
                 self.set_edges(shapes, &lists, c);
             }
         }
-        // The open moves of every cell in an area or next to one (a move's clearance is
-        // stored in one of its ends, and it needs both ends' points).
-        let mut moves = std::mem::take(&mut self.moves);
+        // The move clearances of every cell in an area or next to one (a move's segment is
+        // stored in one of its ends, and its value reads the other end's point).
         for a in &areas {
             // The area grown by a cell.
             let (x0, x1) = (a.x0.saturating_sub(1), (a.x1 + 1).min(self.nx - 1));
             let (z0, z1) = ((a.c0 / self.nx).saturating_sub(1), (a.c1 - 1) / self.nx + 1);
             for z in z0..=z1.min(self.nz - 1) {
                 for c in z * self.nx + x0..=z * self.nx + x1 {
-                    for m in &mut moves {
-                        m.open[c] = self.open_moves(c, m.pass);
-                    }
+                    self.set_reach(c);
                 }
             }
         }
-        self.moves = moves;
         // Per clearance the fields were computed for, the cells whose point or a stored move
         // changed between open and closed for it: every move that changed has an end among
         // them, all a repair needs to clear.
@@ -202,12 +199,6 @@ impl Planner {
                 self.same_grid_as(&fresh),
                 "a local update differs from a rebuild"
             );
-            for m in &self.moves {
-                debug_assert!(
-                    (0..self.nx * self.nz).all(|c| m.open[c] == fresh.open_moves(c, m.pass)),
-                    "patched open moves differ from new ones"
-                );
-            }
         }
         // (A repair list stays under an eighth of a field's size: past it, computing the
         // field again costs little more, and the lists hold at most an eighth more memory
@@ -249,6 +240,7 @@ impl Planner {
             && bits(&self.rep_clear) == bits(&other.rep_clear)
             && points(&self.rep) == points(&other.rep)
             && edges(&self.edge) == edges(&other.edge)
+            && bits(self.reach.as_flattened()) == bits(other.reach.as_flattened())
     }
 
     /// The obstacles' bounding box grown by `PLANNER_MARGIN` (`None` without obstacles).
@@ -330,12 +322,12 @@ impl Planner {
     ) {
         self.fields.clear();
         self.keys.clear();
-        self.moves.clear();
         self.clearance.clear();
         self.block_min.clear();
         self.rep.clear();
         self.rep_clear.clear();
         self.edge.clear();
+        self.reach.clear();
         self.nx = 0;
         self.nz = 0;
         let Some((origin, cell, nx, nz)) = layout else {
@@ -347,6 +339,7 @@ impl Planner {
         self.rep.resize(cells, Vec2::ZERO);
         self.rep_clear.resize(cells, CLEARANCE_CAP);
         self.edge.resize(cells, [0.0; 4]);
+        self.reach.resize(cells, [f32::NEG_INFINITY; 8]);
         // Per cell, the obstacles that come within `far` are listed (the only ones that can
         // lower a clearance), in runs of cells of at most `list_items` entries (one run unless
         // the obstacles overlap by the thousand), so memory stays bounded whatever the
@@ -383,6 +376,9 @@ impl Planner {
         }
         self.block_min = vec![CLEARANCE_CAP; nx.div_ceil(BLOCK) * nz.div_ceil(BLOCK)];
         self.set_block_mins(Area::all(self));
+        for c in 0..cells {
+            self.set_reach(c);
+        }
     }
 
     /// Sets the least centre clearance of every block that holds a cell of `area`.
@@ -449,6 +445,30 @@ impl Planner {
         }
         self.rep[c] = best;
         self.rep_clear[c] = best_clear;
+    }
+
+    /// Sets the clearances of cell `c`'s eight moves (its neighbours' points and the segments
+    /// to them are set). For the move k from c to n, with point clearances ρ(c), ρ(n) and
+    /// segment clearance e(c, n) ≤ min(ρ(c), ρ(n)):
+    ///
+    /// reach(c, k) = min(ρ(n), e(c, n)), NaN when either is NaN, −∞ when n is off the grid,
+    ///
+    /// so that for every clearance p with ρ(c) ≥ p, `can_move(c, n, p)` (ρ(n) ≥ p and
+    /// e(c, n) ≥ p) holds exactly when reach(c, k) ≥ p. One f32 a move replaces a table of
+    /// open moves per radius: the test for any radius is a compare.
+    pub(super) fn set_reach(&mut self, c: usize) {
+        let mut reach = [f32::NEG_INFINITY; 8];
+        for (k, &(dx, dz, _)) in NEIGHBOURS.iter().enumerate() {
+            if let Some(n) = self.neighbour(c, dx, dz) {
+                let (point, segment) = (self.rep_clear[n], self.edge_clear(c, n, dx, dz));
+                reach[k] = if point.is_nan() || segment.is_nan() {
+                    f32::NAN
+                } else {
+                    point.min(segment)
+                };
+            }
+        }
+        self.reach[c] = reach;
     }
 
     /// Sets the clearance of the segments from cell `c`'s point to its neighbours' (`lists`

@@ -22,6 +22,15 @@
 //! than the radius to guarantee anything: on the finest grid that closed doors narrower than
 //! 2r + 2 cells, e.g. SteerSuite `doorway-one-way`, a 1.2 m door for agents of radius 0.5.)
 //!
+//! Nothing is built per radius. Each move stores one clearance (`Planner::set_reach`):
+//! reach(c → n) = min(ρ(n), e(c, n)), ρ a point's clearance and e the segment's, so that from
+//! an open cell the move is open to an agent of radius r exactly when
+//! reach(c → n) ≥ r + [`PASS_SKIN`]. Fields and searches for any radius read their open moves
+//! from that one table (two vector compares per cell); a crowd whose every agent has a radius
+//! of its own costs what one radius costs. Fields are shared by agents whose r + `PASS_SKIN`
+//! falls in the same 5 cm class (the field of the first to ask); an agent descends a field
+//! only over the moves open to its own clearance, so its route keeps r + `PASS_SKIN` clear.
+//!
 //! Obstacles that change (added, removed, moved as a remove and an add) are cheap while they stay
 //! on the planning grid: only the cells within reach of them are computed again (`Planner::update`;
 //! the same bits as a rebuild), and each cached field that the change touched is repaired where its
@@ -55,7 +64,6 @@ use fields::Freshness;
 use fields::KeyHash;
 use glam::Vec2;
 pub(crate) use route::Approach;
-use spread::Moves;
 use std::cmp::Reverse;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
@@ -145,6 +153,11 @@ pub struct Planner {
     /// Clearance of the segments from each cell's point to those of its neighbours at
     /// (+1, 0), (0, +1), (+1, +1), (−1, +1) (capped; 0 where the neighbour is off the grid).
     edge: Vec<[f32; 4]>,
+    /// Each cell's eight moves' clearances, in [`NEIGHBOURS`] order (see
+    /// [`Planner::set_reach`]): a move from a cell open to clearance p is open to p exactly
+    /// when its value is at least p. One table for every radius: a field or a search for any
+    /// clearance reads its open moves from it with two vector compares per cell.
+    reach: Vec<[f32; 8]>,
     fields: Vec<Field>,
     /// The index in `fields` of each field by its `field_key` (a lookup is one probe, not a
     /// scan of up to [`MAX_FIELDS`] keys: a crowd with thousands of goals asks every agent's
@@ -159,8 +172,6 @@ pub struct Planner {
     computed: u64,
     repaired: u64,
     queue: Buckets,
-    /// Open moves per clearance in use (at most `MAX_MOVE_SETS`).
-    moves: Vec<Moves>,
     budget: u32,
     /// New fields per sub-step (1..=`MAX_FIELDS_PER_STEP`).
     per_step: u32,
@@ -193,6 +204,7 @@ impl Default for Planner {
             rep: Vec::new(),
             rep_clear: Vec::new(),
             edge: Vec::new(),
+            reach: Vec::new(),
             fields: Vec::new(),
             keys: HashMap::default(),
             max_fields: MAX_FIELDS,
@@ -201,7 +213,6 @@ impl Default for Planner {
             computed: 0,
             repaired: 0,
             queue: Buckets::default(),
-            moves: Vec::new(),
             budget: 0,
             per_step: FIELDS_PER_STEP,
             search: Search::default(),
@@ -263,8 +274,8 @@ impl Planner {
     /// Bytes held by the cached distance fields: 4 per planning cell per field (about
     /// 256 KiB per field on a large world), and for a stale field 4 per cell of its repair
     /// list (under an eighth of that), so at most `max_fields() × cells() × 4.5`. The
-    /// clearance grid (one more `f32` per cell), the open-move bits (a byte per cell for each
-    /// of at most 8 radius classes in use) and the bookkeeping are not counted.
+    /// clearance grid (its clearances, points and move clearances, about 64 bytes per cell,
+    /// whatever the agents' radii) and the bookkeeping are not counted.
     pub fn field_bytes(&self) -> usize {
         self.fields
             .iter()

@@ -6,6 +6,7 @@ use super::super::paths::Graph;
 use super::route::Approach;
 use super::route::Leg;
 use super::route::LOOK_ALONG;
+use super::spread::OpenMoves;
 use super::Planner;
 use super::NEIGHBOURS;
 use glam::Vec2;
@@ -99,17 +100,18 @@ impl Planner {
         let Some(to) = self.entry_cell(pos, pass, step, fits) else {
             return Some((target, false));
         };
-        let m = self.moves_for(pass);
         let mut seeds = std::mem::take(&mut self.search_seeds);
         let mut path = std::mem::take(&mut self.path);
         self.seeds_into(self.goal_block(target), pass, &mut seeds);
+        let mut search = std::mem::take(&mut self.search);
+        let open = OpenMoves::new(self, pass);
         let graph = Graph {
-            open: &self.moves[m].open,
+            open: &|c| open.at(c),
             nx: self.nx,
             nz: self.nz,
             neighbours: &NEIGHBOURS,
         };
-        let (found, taken) = self.search.run(
+        let (found, taken) = search.run(
             &graph,
             &seeds,
             to,
@@ -117,6 +119,7 @@ impl Planner {
             self.search_cells,
             &mut path,
         );
+        self.search = search;
         self.search_cells -= taken;
         self.searched += 1;
         let route = match found {
@@ -258,17 +261,17 @@ impl Planner {
         let to = self.entry_cell(pos, pass, step, fits);
         let mut route = Some((target, true));
         if let (Some(to), false) = (to, seeds.is_empty()) {
-            let m = self.moves_for(pass);
             let mut path = std::mem::take(&mut self.path);
+            let mut search = std::mem::take(&mut self.search);
+            let open = OpenMoves::new(self, pass);
             let graph = Graph {
-                open: &self.moves[m].open,
+                open: &|c| open.at(c),
                 nx: self.nx,
                 nz: self.nz,
                 neighbours: &NEIGHBOURS,
             };
-            let (found, _) = self
-                .search
-                .run(&graph, &seeds, to, &[], APPROACH_SEARCH, &mut path);
+            let (found, _) = search.run(&graph, &seeds, to, &[], APPROACH_SEARCH, &mut path);
+            self.search = search;
             if found == Found::GaveUp {
                 route = None;
             } else if found == Found::Path && path.len() > 1 {

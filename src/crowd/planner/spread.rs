@@ -1,24 +1,81 @@
 //! Dijkstra's algorithm over the open moves of the grid: computing a distance field, and
 //! repairing one where obstacles changed.
 
-use super::fields::least_used;
 use super::Planner;
 use super::NEIGHBOURS;
 
-/// The moves open to one clearance: bit k of `open[c]` is set when a field of clearance
-/// `pass` spreads from cell c over `NEIGHBOURS[k]` (see `Planner::can_move`; off-grid moves
-/// are closed). Shared by every field of that clearance, so a field's search reads one byte
-/// per cell instead of testing eight moves.
-#[derive(Clone, Debug)]
-pub(super) struct Moves {
-    pub(super) pass: f32,
-    pub(super) open: Vec<u8>,
-    pub(super) used: u64,
+/// The moves open to one clearance, read from the planner's move clearances (see
+/// [`Planner::set_reach`]): bit k of [`Self::at`]`(c)` is set when a field of clearance `pass`
+/// spreads from cell c over `NEIGHBOURS[k]` (see `Planner::can_move`; off-grid moves are
+/// closed). Nothing is stored per clearance: any radius costs the same.
+#[derive(Clone, Copy)]
+pub(super) struct OpenMoves<'a> {
+    reach: &'a [[f32; 8]],
+    rep_clear: &'a [f32],
+    nx: usize,
+    nz: usize,
+    pass: f32,
 }
 
-/// Clearances whose open moves are kept (least recently used dropped first): one byte per
-/// planning cell each.
-pub(super) const MAX_MOVE_SETS: usize = 8;
+impl<'a> OpenMoves<'a> {
+    /// The moves open to `pass` on `planner`'s grid.
+    pub(super) fn new(planner: &'a Planner, pass: f32) -> Self {
+        Self {
+            reach: &planner.reach,
+            rep_clear: &planner.rep_clear,
+            nx: planner.nx,
+            nz: planner.nz,
+            pass,
+        }
+    }
+
+    /// The moves open from cell `c`, a bit per move of [`NEIGHBOURS`]. From a cell open to
+    /// `pass` (its point's clearance ρ(c) ≥ pass), move k is open when reach(c, k) ≥ pass: two
+    /// four-lane compares. From a closed cell (only ever a seed: no open move enters one) a
+    /// move is open when the neighbour is on the grid and open, as `can_move` says.
+    #[inline(always)]
+    pub(super) fn at(&self, c: usize) -> u8 {
+        if self.rep_clear[c] >= self.pass {
+            return reach_bits(&self.reach[c], self.pass);
+        }
+        let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
+        let mut bits = 0;
+        for (k, &(dx, dz, _)) in NEIGHBOURS.iter().enumerate() {
+            let (x, z) = (x + dx, z + dz);
+            if x >= 0 && z >= 0 && x < self.nx as i64 && z < self.nz as i64 {
+                let n = (x + z * self.nx as i64) as usize;
+                bits |= u8::from(self.rep_clear[n] >= self.pass) << k;
+            }
+        }
+        bits
+    }
+}
+
+/// Bit k set where `reach[k] ≥ pass` (false for NaN). On x86-64 two SSE compares and masks;
+/// elsewhere one at a time, the same bits.
+#[inline(always)]
+fn reach_bits(reach: &[f32; 8], pass: f32) -> u8 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline; the two unaligned loads read the eight
+        // f32 of `reach`.
+        unsafe {
+            let p = _mm_set1_ps(pass);
+            let lo = _mm_cmpge_ps(_mm_loadu_ps(reach.as_ptr()), p);
+            let hi = _mm_cmpge_ps(_mm_loadu_ps(reach.as_ptr().add(4)), p);
+            (_mm_movemask_ps(lo) | _mm_movemask_ps(hi) << 4) as u8
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    reach_bits_scalar(reach, pass)
+}
+
+/// [`reach_bits`] one move at a time.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub(super) fn reach_bits_scalar(reach: &[f32; 8], pass: f32) -> u8 {
+    (0..8).fold(0, |m, k| m | u8::from(reach[k] >= pass) << k)
+}
 
 /// Which of cell `c`'s eight moves (bits in [`NEIGHBOURS`] order) reach a neighbour whose
 /// distance `dc` plus the move's length lowers, for a cell whose neighbours and the cell after
@@ -227,35 +284,9 @@ impl Planner {
     }
 
     /// The moves open to `pass` from cell `c`, a bit per move of `NEIGHBOURS`.
+    #[cfg(test)]
     pub(super) fn open_moves(&self, c: usize, pass: f32) -> u8 {
-        let mut bits = 0;
-        for (k, &(dx, dz, _)) in NEIGHBOURS.iter().enumerate() {
-            if let Some(n) = self.neighbour(c, dx, dz) {
-                bits |= u8::from(self.can_move(c, n, dx, dz, pass)) << k;
-            }
-        }
-        bits
-    }
-
-    /// The index in `self.moves` of the open moves for `pass`, made if missing.
-    pub(super) fn moves_for(&mut self, pass: f32) -> usize {
-        self.tick += 1;
-        if let Some(i) = self.moves.iter().position(|m| m.pass == pass) {
-            self.moves[i].used = self.tick;
-            return i;
-        }
-        let open = (0..self.nx * self.nz)
-            .map(|c| self.open_moves(c, pass))
-            .collect();
-        if self.moves.len() >= MAX_MOVE_SETS {
-            self.moves.swap_remove(least_used(&self.moves, |m| m.used));
-        }
-        self.moves.push(Moves {
-            pass,
-            open,
-            used: self.tick,
-        });
-        self.moves.len() - 1
+        OpenMoves::new(self, pass).at(c)
     }
 
     /// Dijkstra's algorithm from the cells in the queue, over the moves open to `pass`.
@@ -266,11 +297,10 @@ impl Planner {
     /// ([`Buckets::drain`]: no bookkeeping per cell; 8–25 % faster than taking them one by
     /// one, the same bits).
     pub(super) fn spread(&mut self, dist: &mut [f32], pass: f32) {
-        let m = self.moves_for(pass);
         let nx = self.nx as isize;
         let step = NEIGHBOURS.map(|(dx, dz, _)| dx as isize + dz as isize * nx);
-        let Planner { moves, queue, .. } = self;
-        let open = &moves[m].open;
+        let mut queue = std::mem::take(&mut self.queue);
+        let open = OpenMoves::new(self, pass);
         queue.drain(|queue, dc, c| {
             let c = c as usize;
             if dc > dist[c] {
@@ -284,7 +314,7 @@ impl Planner {
                 (0..8).fold(0, |m, k| {
                     m | u32::from(dc + NEIGHBOURS[k].2 < at(k).unwrap_or(0.0)) << k
                 })
-            } & u32::from(open[c]);
+            } & u32::from(open.at(c));
             while lower != 0 {
                 let k = lower.trailing_zeros() as usize;
                 lower &= lower - 1;
@@ -294,5 +324,6 @@ impl Planner {
                 queue.push_next(nd, n as u32);
             }
         });
+        self.queue = queue;
     }
 }

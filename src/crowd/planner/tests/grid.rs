@@ -104,8 +104,7 @@ fn lines_of_sight_that_skip_clear_blocks_answer_as_every_sample_would() {
 #[test]
 fn fields_equal_the_textbook_dijkstra_bit_for_bit() {
     // Goals all over an obstacle field (in the open, beside and inside obstacles, on the
-    // border), for three agent radii, with the open-move bits made before and kept
-    // across fields.
+    // border), for three agent radii, the open moves read from the move clearances.
     let shapes = shapes_of(&Scenario::obstacle_field(0, 60, 5).crowd);
     let mut p = Planner::default();
     p.rebuild(&shapes);
@@ -134,7 +133,6 @@ fn fields_equal_the_textbook_dijkstra_bit_for_bit() {
     }
     // (Most of the grid is reached: the fields are not trivially equal.)
     assert!(reached > 36 * cells / 2, "{reached} of {}", 36 * cells);
-    assert_eq!(p.moves.len(), 3);
 }
 
 #[test]

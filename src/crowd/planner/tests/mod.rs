@@ -12,6 +12,7 @@ use crate::crowd::{Crowd, CrowdError, Obstacle, ObstacleId, RouteMode};
 use glam::Vec3;
 
 mod cache;
+mod clearance;
 mod grid;
 mod routes;
 
@@ -81,7 +82,6 @@ fn field_planner() -> Planner {
     p
 }
 
-/// Every stored clearance, point and segment, as bits.
 /// Whether `p`'s grid covers the obstacles and their margin.
 fn covers(p: &Planner, shapes: &[Option<Shape>]) -> bool {
     let (lo, hi) = Planner::bounds(shapes).unwrap();
@@ -97,6 +97,7 @@ fn rebuilt_like(p: &Planner, shapes: &[Option<Shape>]) -> Planner {
     fresh
 }
 
+/// Every stored clearance, point, segment and move, as bits.
 fn grid_bits(p: &Planner) -> Vec<u32> {
     let mut v = vec![p.nx as u32, p.nz as u32, p.cell.to_bits()];
     v.extend([p.origin.x.to_bits(), p.origin.y.to_bits()]);
@@ -104,6 +105,7 @@ fn grid_bits(p: &Planner) -> Vec<u32> {
     v.extend(p.rep_clear.iter().map(|x| x.to_bits()));
     v.extend(p.rep.iter().flat_map(|q| [q.x.to_bits(), q.y.to_bits()]));
     v.extend(p.edge.iter().flatten().map(|x| x.to_bits()));
+    v.extend(p.reach.iter().flatten().map(|x| x.to_bits()));
     v
 }
 
@@ -135,7 +137,7 @@ fn random_obstacle(rng: &mut SplitMix, half: f32) -> Obstacle {
 
 /// Dijkstra's algorithm as in the textbook (a binary heap, every move tested with
 /// `can_move`, its own neighbour indexing): the reference for the bucket queue and the
-/// open-move bits.
+/// move clearances.
 fn textbook_field(p: &Planner, goal: usize, pass: f32) -> Vec<f32> {
     use std::collections::BinaryHeap;
     let (nx, nz) = (p.nx as i64, p.nz as i64);
