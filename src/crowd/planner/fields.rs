@@ -32,9 +32,13 @@ pub(super) enum Freshness {
     Recompute,
 }
 
+/// One cached distance field: d(c), the length in cells of the shortest way from cell c to
+/// the goal block's seeds over the moves open to `pass` (∞ where there is none).
 #[derive(Clone, Debug)]
 pub(super) struct Field {
+    /// The first cell of its goal block.
     pub(super) goal: usize,
+    /// Its radius class ([`Planner::class`]).
     pub(super) class: u32,
     /// The clearance it was computed for.
     pub(super) pass: f32,
@@ -43,7 +47,9 @@ pub(super) struct Field {
     /// Whether obstacles changed the cells' or moves' passability for `pass` since it was
     /// computed (see [`Freshness`]).
     pub(super) fresh: Freshness,
+    /// The distance of every cell, in cells.
     pub(super) dist: Vec<f32>,
+    /// The lookup ([`Planner::field`]) of its last use.
     pub(super) used: u64,
     /// The sub-step ([`Planner::begin_step`]) of its last use.
     pub(super) used_step: u64,
@@ -137,6 +143,10 @@ impl Planner {
         self.keys.extend(keys.zip(0..));
     }
 
+    /// The index in `fields` of the field of goal block `goal` and radius class `class`
+    /// (computed for clearance `pass` when missing; a stale one repaired or computed again),
+    /// within this sub-step's budget; `None` when it is not cached and the budget is spent or
+    /// the cache cannot take it.
     pub(super) fn field(&mut self, goal: usize, class: u32, pass: f32) -> Option<usize> {
         self.tick += 1;
         let key = field_key(goal, class);

@@ -534,10 +534,12 @@ impl Planner {
         }
     }
 
+    /// The centre of cell `c`.
     pub(super) fn center(&self, c: usize) -> Vec2 {
         self.center_xz(c % self.nx, c / self.nx)
     }
 
+    /// The centre of the cell in column `x`, row `z`.
     pub(super) fn center_xz(&self, x: usize, z: usize) -> Vec2 {
         self.origin + Vec2::new(x as f32 + 0.5, z as f32 + 0.5) * self.cell
     }

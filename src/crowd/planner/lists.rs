@@ -80,8 +80,11 @@ impl Area {
 /// centre, obstacles ascending within a cell.
 #[derive(Default)]
 pub(super) struct CellLists {
+    /// The area's first cell.
     pub(super) first: usize,
+    /// Where each cell's obstacles start in `items` (one more entry: the end).
     pub(super) start: Vec<u32>,
+    /// The obstacles' indices, cell after cell.
     pub(super) items: Vec<u32>,
 }
 

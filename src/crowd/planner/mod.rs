@@ -14,8 +14,8 @@
 //! most clearance. A cell is open to an agent of radius r where that point's clearance is at
 //! least r + [`PASS_SKIN`], and a move between neighbours where the segment joining their
 //! points keeps that clearance (its exact distance to each obstacle,
-//! [`Shape::segment_distance`]). A route through open cells is then a polyline a disc of
-//! radius r + `PASS_SKIN` can slide along. A door a little wider than the agent is open
+//! [`Shape::segment_distance`](super::obstacle::Shape::segment_distance)). A route through
+//! open cells is then a polyline a disc of radius r + `PASS_SKIN` can slide along. A door a little wider than the agent is open
 //! wherever the grid lies: in a wall along a grid axis some row of samples lies within a
 //! sixth of a cell of the door's midline, so a door 2·(r + `PASS_SKIN`) plus a third of a
 //! cell wide is open. (Clearance sampled at cell centres alone must ask for half a cell more

@@ -40,13 +40,21 @@ pub(crate) enum Approach {
 /// [`Planner::approach`] at its last route.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Leg {
+    /// Where the agent stands.
     pub(super) pos: Vec2,
+    /// Its target.
     pub(super) target: Vec2,
+    /// Its radius.
     pub(super) radius: f32,
+    /// The centre clearance its lines of sight ask.
     pub(super) need: f32,
+    /// The clearance of the field's cells and moves.
     pub(super) pass: f32,
+    /// The spacing of its exact disc tests.
     pub(super) step: f32,
+    /// Whether it touches two obstacles or more.
     pub(super) wedged: bool,
+    /// How it took its last stretch at its last route.
     pub(super) approaching: Approach,
 }
 
