@@ -5,6 +5,7 @@
 use super::super::obstacle::point_segment_distance;
 use super::super::obstacle::Shape;
 use super::fields::Freshness;
+use super::level;
 use super::lists::Area;
 use super::lists::CellLists;
 use super::lists::LIST_ITEMS;
@@ -241,6 +242,8 @@ impl Planner {
             && points(&self.rep) == points(&other.rep)
             && edges(&self.edge) == edges(&other.edge)
             && bits(self.reach.as_flattened()) == bits(other.reach.as_flattened())
+            && self.reach_level == other.reach_level
+            && self.point_level == other.point_level
     }
 
     /// The obstacles' bounding box grown by `PLANNER_MARGIN` (`None` without obstacles).
@@ -328,6 +331,8 @@ impl Planner {
         self.rep_clear.clear();
         self.edge.clear();
         self.reach.clear();
+        self.reach_level.clear();
+        self.point_level.clear();
         self.nx = 0;
         self.nz = 0;
         let Some((origin, cell, nx, nz)) = layout else {
@@ -340,6 +345,8 @@ impl Planner {
         self.rep_clear.resize(cells, CLEARANCE_CAP);
         self.edge.resize(cells, [0.0; 4]);
         self.reach.resize(cells, [f32::NEG_INFINITY; 8]);
+        self.reach_level.resize(cells, 0);
+        self.point_level.resize(cells, 0);
         // Per cell, the obstacles that come within `far` are listed (the only ones that can
         // lower a clearance), in runs of cells of at most `list_items` entries (one run unless
         // the obstacles overlap by the thousand), so memory stays bounded whatever the
@@ -454,8 +461,9 @@ impl Planner {
     /// reach(c, k) = min(ρ(n), e(c, n)), NaN when either is NaN, −∞ when n is off the grid,
     ///
     /// so that for every clearance p with ρ(c) ≥ p, `can_move(c, n, p)` (ρ(n) ≥ p and
-    /// e(c, n) ≥ p) holds exactly when reach(c, k) ≥ p. One f32 a move replaces a table of
-    /// open moves per radius: the test for any radius is a compare.
+    /// e(c, n) ≥ p) holds exactly when reach(c, k) ≥ p. One f32 a move (and its byte
+    /// [`level`], and the cell's) replaces a table of open moves per radius: the test for any
+    /// radius is a compare.
     pub(super) fn set_reach(&mut self, c: usize) {
         let mut reach = [f32::NEG_INFINITY; 8];
         for (k, &(dx, dz, _)) in NEIGHBOURS.iter().enumerate() {
@@ -469,6 +477,8 @@ impl Planner {
             }
         }
         self.reach[c] = reach;
+        self.reach_level[c] = u64::from_le_bytes(reach.map(level));
+        self.point_level[c] = level(self.rep_clear[c]);
     }
 
     /// Sets the clearance of the segments from cell `c`'s point to its neighbours' (`lists`

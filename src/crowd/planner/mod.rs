@@ -26,10 +26,12 @@
 //! reach(c → n) = min(ρ(n), e(c, n)), ρ a point's clearance and e the segment's, so that from
 //! an open cell the move is open to an agent of radius r exactly when
 //! reach(c → n) ≥ r + [`PASS_SKIN`]. Fields and searches for any radius read their open moves
-//! from that one table (two vector compares per cell); a crowd whose every agent has a radius
-//! of its own costs what one radius costs. Fields are shared by agents whose r + `PASS_SKIN`
-//! falls in the same 5 cm class (the field of the first to ask); an agent descends a field
-//! only over the moves open to its own clearance, so its route keeps r + `PASS_SKIN` clear.
+//! from that one table: a byte a move (`level`: the clearance in 255ths of
+//! [`CLEARANCE_CAP`]), eight compared at once, and the exact value only where the byte ties
+//! with the level of r + `PASS_SKIN`; a crowd whose every agent has a radius of its own costs
+//! what one radius costs. Fields are shared by agents whose r + `PASS_SKIN` falls in the same
+//! 5 cm class (the field of the first to ask); an agent descends a field only over the moves
+//! open to its own clearance, so its route keeps r + `PASS_SKIN` clear.
 //!
 //! Obstacles that change (added, removed, moved as a remove and an add) are cheap while they stay
 //! on the planning grid: only the cells within reach of them are computed again (`Planner::update`;
@@ -122,6 +124,22 @@ pub const FIELDS_PER_STEP: u32 = 4;
 /// accepts.
 pub const MAX_FIELDS_PER_STEP: u32 = 64;
 
+/// Levels per metre of [`level`].
+const LEVELS_PER_METRE: f32 = 255.0 / CLEARANCE_CAP;
+
+/// A clearance `x` as a byte: ⌊fl(x · `LEVELS_PER_METRE`)⌋ clamped to 0..=255 (0 for NaN).
+/// A rounded product by a constant never decreases as `x` grows, so neither does the level:
+/// level(x) > level(p) implies x > p and level(x) < level(p) implies x < p; only equal levels
+/// leave the order to the exact values. The open-move test compares levels, a byte a move.
+fn level(x: f32) -> u8 {
+    let scaled = x * LEVELS_PER_METRE;
+    if scaled >= 0.0 {
+        scaled.min(255.0) as u8
+    } else {
+        0
+    }
+}
+
 /// The eight neighbours of a cell and the length of the move to each, in cells.
 pub(crate) const NEIGHBOURS: [(i64, i64, f32); 8] = [
     (1, 0, 1.0),
@@ -155,9 +173,13 @@ pub struct Planner {
     edge: Vec<[f32; 4]>,
     /// Each cell's eight moves' clearances, in [`NEIGHBOURS`] order (see
     /// [`Planner::set_reach`]): a move from a cell open to clearance p is open to p exactly
-    /// when its value is at least p. One table for every radius: a field or a search for any
-    /// clearance reads its open moves from it with two vector compares per cell.
+    /// when its value is at least p. One table for every radius.
     reach: Vec<[f32; 8]>,
+    /// `reach` as levels ([`level`]), a byte a move: what the open-move test reads first
+    /// (the exact values only where a level ties with the level of the clearance asked).
+    reach_level: Vec<u64>,
+    /// `rep_clear` as levels.
+    point_level: Vec<u8>,
     fields: Vec<Field>,
     /// The index in `fields` of each field by its `field_key` (a lookup is one probe, not a
     /// scan of up to [`MAX_FIELDS`] keys: a crowd with thousands of goals asks every agent's
@@ -205,6 +227,8 @@ impl Default for Planner {
             rep_clear: Vec::new(),
             edge: Vec::new(),
             reach: Vec::new(),
+            reach_level: Vec::new(),
+            point_level: Vec::new(),
             fields: Vec::new(),
             keys: HashMap::default(),
             max_fields: MAX_FIELDS,

@@ -1,8 +1,8 @@
 //! Dijkstra's algorithm over the open moves of the grid: computing a distance field, and
 //! repairing one where obstacles changed.
 
-use super::Planner;
 use super::NEIGHBOURS;
+use super::{level, Planner};
 
 /// The moves open to one clearance, read from the planner's move clearances (see
 /// [`Planner::set_reach`]): bit k of [`Self::at`]`(c)` is set when a field of clearance `pass`
@@ -11,10 +11,14 @@ use super::NEIGHBOURS;
 #[derive(Clone, Copy)]
 pub(super) struct OpenMoves<'a> {
     reach: &'a [[f32; 8]],
+    reach_level: &'a [u64],
+    point_level: &'a [u8],
     rep_clear: &'a [f32],
     nx: usize,
     nz: usize,
     pass: f32,
+    /// `level(pass)`.
+    at_level: u8,
 }
 
 impl<'a> OpenMoves<'a> {
@@ -22,21 +26,36 @@ impl<'a> OpenMoves<'a> {
     pub(super) fn new(planner: &'a Planner, pass: f32) -> Self {
         Self {
             reach: &planner.reach,
+            reach_level: &planner.reach_level,
+            point_level: &planner.point_level,
             rep_clear: &planner.rep_clear,
             nx: planner.nx,
             nz: planner.nz,
             pass,
+            at_level: level(pass),
         }
     }
 
     /// The moves open from cell `c`, a bit per move of [`NEIGHBOURS`]. From a cell open to
-    /// `pass` (its point's clearance ρ(c) ≥ pass), move k is open when reach(c, k) ≥ pass: two
-    /// four-lane compares. From a closed cell (only ever a seed: no open move enters one) a
-    /// move is open when the neighbour is on the grid and open, as `can_move` says.
+    /// `pass` (its point's clearance ρ(c) ≥ pass), move k is open when reach(c, k) ≥ pass,
+    /// told by the levels ([`level`]) where they differ from the level of `pass` (a byte
+    /// compare a move, eight at once), by the exact values where they tie. From a closed cell
+    /// (only ever a seed: no open move enters one) a move is open when the neighbour is on the
+    /// grid and open, as `can_move` says.
     #[inline(always)]
     pub(super) fn at(&self, c: usize) -> u8 {
-        if self.rep_clear[c] >= self.pass {
-            return reach_bits(&self.reach[c], self.pass);
+        let point = self.point_level[c];
+        let open = if point == self.at_level {
+            self.rep_clear[c] >= self.pass
+        } else {
+            point > self.at_level
+        };
+        if open {
+            let (above, tied) = level_bits(self.reach_level[c], self.at_level);
+            if tied == 0 {
+                return above;
+            }
+            return above | reach_bits(&self.reach[c], self.pass) & tied;
         }
         let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
         let mut bits = 0;
@@ -48,6 +67,34 @@ impl<'a> OpenMoves<'a> {
             }
         }
         bits
+    }
+}
+
+/// The bytes of `levels` above `at` and those equal to it, a bit per byte (byte k of the
+/// little-endian `levels` is bit k). On x86-64 two SSE2 byte compares.
+#[inline(always)]
+fn level_bits(levels: u64, at: u8) -> (u8, u8) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use core::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86_64 baseline; register operations only.
+        unsafe {
+            let v = _mm_cvtsi64_si128(levels as i64);
+            let p = _mm_set1_epi8(at as i8);
+            let tied = _mm_movemask_epi8(_mm_cmpeq_epi8(v, p)) as u32 & 0xff;
+            let least = _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, p), v)) as u32 & 0xff;
+            ((least & !tied) as u8, tied as u8)
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let bytes = levels.to_le_bytes();
+        (0..8).fold((0, 0), |(above, tied), k| {
+            (
+                above | u8::from(bytes[k] > at) << k,
+                tied | u8::from(bytes[k] == at) << k,
+            )
+        })
     }
 }
 

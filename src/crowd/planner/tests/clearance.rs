@@ -75,6 +75,38 @@ fn a_local_update_sets_the_move_clearances_a_rebuild_sets() {
                     .collect::<Vec<_>>()
             };
             assert_eq!(bits(&p), bits(&fresh));
+            assert_eq!(p.reach_level, fresh.reach_level);
+            assert_eq!(p.point_level, fresh.point_level);
+        }
+    }
+}
+
+#[test]
+fn levels_order_clearances_as_the_values_do() {
+    let mut rng = SplitMix(23);
+    let mut values: Vec<f32> = (0..4000).map(|_| rng.range(-1.0, 3.5)).collect();
+    values.extend([
+        0.0,
+        -0.0,
+        CLEARANCE_CAP,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+    ]);
+    // Neighbours of the level edges, where rounding decides.
+    for k in 0..=255u16 {
+        let edge = f32::from(k) / LEVELS_PER_METRE;
+        values.extend([edge.next_down(), edge, edge.next_up()]);
+    }
+    for &x in &values {
+        // (A clearance asked is never NaN.)
+        for &p in values.iter().step_by(7).filter(|p| !p.is_nan()) {
+            if level(x) > level(p) {
+                assert!(x > p, "{x} {p}");
+            }
+            if level(x) < level(p) {
+                assert!(x < p || x.is_nan(), "{x} {p}");
+            }
         }
     }
 }
