@@ -71,9 +71,9 @@ const TAKEN: u32 = 1 << 31;
 
 /// The grid a search runs over.
 pub(crate) struct Graph<'a> {
-    /// Bit k of `open[c]`: the field's move from c over the k-th neighbour is open (the
+    /// Bit k of `open(c)`: the field's move from c over the k-th neighbour is open (the
     /// neighbour is on the grid).
-    pub open: &'a [u8],
+    pub open: &'a dyn Fn(usize) -> u8,
     pub nx: usize,
     pub nz: usize,
     /// The eight neighbours (Δx, Δz, cost), in the bits' order.
@@ -169,7 +169,7 @@ impl Search {
             }
             let gc = self.nodes[ci].g;
             let (x, z) = (c as i64 % nx, c as i64 / nx);
-            let mut bits = graph.open[ci];
+            let mut bits = (graph.open)(ci);
             while bits != 0 {
                 let k = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -298,7 +298,7 @@ mod tests {
         let mut path = Vec::new();
         for (to, &want) in exact.iter().enumerate() {
             let g = Graph {
-                open: &open,
+                open: &|c| open[c],
                 nx,
                 nz,
                 neighbours: &N8,
@@ -324,7 +324,7 @@ mod tests {
         let rows: Vec<&str> = rows.iter().map(|r| r.as_str()).collect();
         let (open, nx, nz) = graph_bits(&rows);
         let g = Graph {
-            open: &open,
+            open: &|c| open[c],
             nx,
             nz,
             neighbours: &N8,

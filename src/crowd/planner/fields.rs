@@ -1,0 +1,311 @@
+//! The cache of distance fields, one per goal block and clearance class, and where a field
+//! starts (its seeds).
+
+use super::Planner;
+use super::FIELD_HOT_STEPS;
+use super::GOAL_BLOCK;
+use super::MIN_PLANNER_CELL;
+use super::NEIGHBOURS;
+use glam::Vec2;
+use std::hash::Hasher;
+
+/// Rings of cells round a goal block with no passable cell over which the impassable region
+/// it lies in is flooded to find that region's sides (see `Planner::seeds`).
+pub(super) const MAX_GOAL_RING: i64 = 32;
+
+/// Cells of the square a goal block's region is flooded over, at most (a block is at most
+/// `GOAL_BLOCK / MIN_PLANNER_CELL` cells wide).
+pub(super) const FLOOD_CELLS: usize = {
+    let side = (GOAL_BLOCK / MIN_PLANNER_CELL) as usize + 2 * MAX_GOAL_RING as usize;
+    side * side
+};
+
+/// Whether a cached field is still true. A stale one is used as it is until it is brought up
+/// to date, when next asked for within a step's budget.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Freshness {
+    Fresh,
+    /// Stale where these cells (or moves from them) changed between open and closed: repaired
+    /// there.
+    Repair(Vec<u32>),
+    /// Stale where more than an eighth of the grid changed: computed again.
+    Recompute,
+}
+
+/// One cached distance field: d(c), the length in cells of the shortest way from cell c to
+/// the goal block's seeds over the moves open to `pass` (∞ where there is none).
+#[derive(Clone, Debug)]
+pub(super) struct Field {
+    /// The first cell of its goal block.
+    pub(super) goal: usize,
+    /// Its radius class ([`Planner::class`]).
+    pub(super) class: u32,
+    /// The clearance it was computed for.
+    pub(super) pass: f32,
+    /// The cells it was seeded at and their values (see [`Planner::seeds`]).
+    pub(super) seeds: Vec<(u32, f32)>,
+    /// Whether obstacles changed the cells' or moves' passability for `pass` since it was
+    /// computed (see [`Freshness`]).
+    pub(super) fresh: Freshness,
+    /// The distance of every cell, in cells.
+    pub(super) dist: Vec<f32>,
+    /// The lookup ([`Planner::field`]) of its last use.
+    pub(super) used: u64,
+    /// The sub-step ([`Planner::begin_step`]) of its last use.
+    pub(super) used_step: u64,
+}
+
+/// The index of the least recently used of `items` (not empty), by their `used` tick.
+pub(super) fn least_used<T>(items: &[T], used: impl Fn(&T) -> u64) -> usize {
+    (0..items.len())
+        .min_by_key(|&i| used(&items[i]))
+        .expect("items to choose from")
+}
+
+/// The key of the field of goal block `goal` and radius class `class`.
+pub(super) fn field_key(goal: usize, class: u32) -> u64 {
+    (goal as u64) << 32 | class as u64
+}
+
+/// The hash of a [`field_key`] (a multiply of its bits, folded: the keys are not chosen by an
+/// adversary, and a lookup is one multiply; no seed, so the same keys hash the same way on
+/// every run, though no result depends on it).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct KeyHash(u64);
+
+impl Hasher for KeyHash {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+
+    fn finish(&self) -> u64 {
+        // The product's high half, where every key bit reaches, folded onto the low half too
+        // (the table takes its bucket from the low bits and its tag from the top ones).
+        self.0 ^ self.0 >> 32
+    }
+}
+
+impl Planner {
+    /// Goal block edge in cells: agents whose goals share a block share a field.
+    pub(super) fn block_cells(&self) -> usize {
+        ((GOAL_BLOCK / self.cell).round() as usize).max(1)
+    }
+
+    /// The first cell of the goal block holding `target` (the goal of its fields).
+    pub(super) fn goal_block(&self, target: Vec2) -> usize {
+        let goal = self.clamped_cell(target);
+        let bc = self.block_cells();
+        let (gx, gz) = (goal % self.nx, goal / self.nx);
+        (gx - gx % bc) + (gz - gz % bc) * self.nx
+    }
+
+    /// The clearance class of the fields for clearance `pass`.
+    pub(super) fn class(pass: f32) -> u32 {
+        (pass * 20.0).ceil() as u32
+    }
+
+    /// Whether [`Self::field`] would give the field of goal block `goal` for clearance `pass`
+    /// now: it is cached, or this sub-step's budget can compute it and the cache can take it
+    /// ([`Self::admits`]). (No use is recorded and no field changes.)
+    pub(super) fn field_ready(&mut self, goal: usize, pass: f32) -> bool {
+        self.keys.contains_key(&field_key(goal, Self::class(pass)))
+            || (self.budget > 0 && self.admits())
+    }
+
+    /// Whether the cache can take a new field now: it has room, or a cached field has gone
+    /// unused for [`FIELD_HOT_STEPS`] sub-steps (the least recently used is then one of them).
+    /// Counted once per sub-step; each field replaced uses one up.
+    pub(super) fn admits(&mut self) -> bool {
+        if self.fields.len() < self.max_fields {
+            return true;
+        }
+        if self.cold.0 != self.sub_steps {
+            let now = self.sub_steps;
+            let cold = self.fields.iter();
+            let cold = cold
+                .filter(|f| f.used_step + FIELD_HOT_STEPS <= now)
+                .count();
+            self.cold = (now, cold);
+        }
+        self.cold.1 > 0
+    }
+
+    /// Indexes every cached field by its key afresh.
+    pub(super) fn index_keys(&mut self) {
+        self.keys.clear();
+        let keys = self.fields.iter().map(|f| field_key(f.goal, f.class));
+        self.keys.extend(keys.zip(0..));
+    }
+
+    /// The index in `fields` of the field of goal block `goal` and radius class `class`
+    /// (computed for clearance `pass` when missing; a stale one repaired or computed again),
+    /// within this sub-step's budget; `None` when it is not cached and the budget is spent or
+    /// the cache cannot take it.
+    pub(super) fn field(&mut self, goal: usize, class: u32, pass: f32) -> Option<usize> {
+        self.tick += 1;
+        let key = field_key(goal, class);
+        debug_assert_eq!(self.keys.len(), self.fields.len(), "one key per field");
+        let cached = self.keys.get(&key).map(|&i| i as usize);
+        if let Some(i) = cached {
+            self.fields[i].used = self.tick;
+            self.fields[i].used_step = self.sub_steps;
+            if self.fields[i].fresh == Freshness::Fresh || self.budget == 0 {
+                return Some(i);
+            }
+            // Stale: repaired where it changed, or computed again.
+            self.budget -= 1;
+            let f = &mut self.fields[i];
+            let (pass, fresh) = (f.pass, std::mem::replace(&mut f.fresh, Freshness::Fresh));
+            let mut dist = std::mem::take(&mut f.dist);
+            let seeds = std::mem::take(&mut self.fields[i].seeds);
+            self.fields[i].seeds = if let Freshness::Repair(flipped) = fresh {
+                self.repaired += 1;
+                let seeds = self.repair(&mut dist, goal, pass, &flipped, seeds);
+                // (Debug builds, the fuzz targets among them, check it against a new field.)
+                #[cfg(debug_assertions)]
+                {
+                    let mut again = Vec::new();
+                    self.compute(&mut again, goal, pass);
+                    let bits = |d: &[f32]| d.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    debug_assert!(bits(&dist) == bits(&again), "a repair differs");
+                }
+                seeds
+            } else {
+                self.computed += 1;
+                self.compute(&mut dist, goal, pass)
+            };
+            self.fields[i].dist = dist;
+            return Some(i);
+        }
+        if self.budget == 0 || !self.admits() {
+            return None;
+        }
+        self.budget -= 1;
+        let mut dist = if self.fields.len() >= self.max_fields {
+            // (The least recently used is unused for FIELD_HOT_STEPS: `admits`.)
+            self.cold.1 -= 1;
+            let i = least_used(&self.fields, |f| f.used);
+            let gone = self.fields.swap_remove(i);
+            self.keys.remove(&field_key(gone.goal, gone.class));
+            if let Some(moved) = self.fields.get(i) {
+                self.keys
+                    .insert(field_key(moved.goal, moved.class), i as u32);
+            }
+            gone.dist
+        } else {
+            Vec::new()
+        };
+        self.computed += 1;
+        let seeds = self.compute(&mut dist, goal, pass);
+        self.keys.insert(key, self.fields.len() as u32);
+        self.fields.push(Field {
+            goal,
+            class,
+            pass,
+            seeds,
+            fresh: Freshness::Fresh,
+            dist,
+            used: self.tick,
+            used_step: self.sub_steps,
+        });
+        Some(self.fields.len() - 1)
+    }
+
+    /// Where the field of goal block `goal` for clearance `pass` starts, and at what values:
+    /// every passable cell of the block at 0; for a block with none (the goal is closer to an
+    /// obstacle than the agent's radius), the passable cells bordering the impassable region
+    /// the block lies in, on every side (the region flooded from the block, eight-connected,
+    /// within [`MAX_GOAL_RING`] rings of it), at 0; for want of those, the goal cell.
+    /// Agents then walk to the nearest side of the obstacle round their goal and, from there,
+    /// straight at the goal. (Seeding the block's own impassable cell alone left a field of
+    /// that one cell: the agents walked straight at such goals, and one stuck behind a box in
+    /// SteerSuite `forest`, seed 3. Seeding the first ring of cells round the block that had
+    /// a passable cell, at their distance from the block, seeded one side of a box round the
+    /// goal: a planned crowd sent to a point inside a 4 m box walked round to that side.)
+    pub(super) fn seeds(&self, goal: usize, pass: f32) -> Vec<(u32, f32)> {
+        let mut seeds = Vec::new();
+        self.seeds_into(goal, pass, &mut seeds);
+        seeds
+    }
+
+    /// [`Self::seeds`] into `seeds` (cleared first).
+    pub(super) fn seeds_into(&self, goal: usize, pass: f32, seeds: &mut Vec<(u32, f32)>) {
+        seeds.clear();
+        let (nx, nz) = (self.nx as i64, self.nz as i64);
+        let bc = self.block_cells();
+        let (bx, bz) = (goal % self.nx, goal / self.nx);
+        let (bx, bz) = ((bx - bx % bc) as i64, (bz - bz % bc) as i64);
+        for z in bz..(bz + bc as i64).min(nz) {
+            for x in bx..(bx + bc as i64).min(nx) {
+                let c = (x + z * nx) as usize;
+                if self.rep_clear[c] >= pass {
+                    seeds.push((c as u32, 0.0));
+                }
+            }
+        }
+        if seeds.is_empty() {
+            self.region_border(bx, bz, pass, seeds);
+        }
+        if seeds.is_empty() {
+            seeds.push((goal as u32, 0.0));
+        }
+    }
+
+    /// The passable cells bordering the impassable region that holds the block of first
+    /// column `bx` and row `bz` (every cell of which is impassable for `pass`): the region is
+    /// flooded from the block, eight-connected, within [`MAX_GOAL_RING`] rings of it, and each
+    /// passable cell next to it (of the eight) is pushed onto `seeds` once, at 0.
+    pub(super) fn region_border(&self, bx: i64, bz: i64, pass: f32, seeds: &mut Vec<(u32, f32)>) {
+        let (nx, nz) = (self.nx as i64, self.nz as i64);
+        let bc = self.block_cells() as i64;
+        let (x0, z0) = ((bx - MAX_GOAL_RING).max(0), (bz - MAX_GOAL_RING).max(0));
+        let x1 = (bx + bc - 1 + MAX_GOAL_RING).min(nx - 1);
+        let z1 = (bz + bc - 1 + MAX_GOAL_RING).min(nz - 1);
+        let w = (x1 - x0 + 1) as usize;
+        // Two marks a cell of the square: flooded (impassable, reached), bordering (pushed).
+        let mut flooded = [0u64; FLOOD_CELLS.div_ceil(64)];
+        let mut bordering = [0u64; FLOOD_CELLS.div_ceil(64)];
+        let mark = |bits: &mut [u64], i: usize| {
+            let was = bits[i / 64] >> (i % 64) & 1 == 1;
+            bits[i / 64] |= 1 << (i % 64);
+            was
+        };
+        let mut stack = [0u16; FLOOD_CELLS];
+        let mut top = 0;
+        for z in bz..(bz + bc).min(nz) {
+            for x in bx..(bx + bc).min(nx) {
+                let i = (x - x0) as usize + (z - z0) as usize * w;
+                mark(&mut flooded, i);
+                stack[top] = i as u16;
+                top += 1;
+            }
+        }
+        while top > 0 {
+            top -= 1;
+            let i = stack[top] as usize;
+            let (x, z) = (x0 + (i % w) as i64, z0 + (i / w) as i64);
+            for (dx, dz, _) in NEIGHBOURS {
+                let (x, z) = (x + dx, z + dz);
+                if x < x0 || x > x1 || z < z0 || z > z1 {
+                    continue;
+                }
+                let i = (x - x0) as usize + (z - z0) as usize * w;
+                let c = (x + z * nx) as usize;
+                if self.rep_clear[c] >= pass {
+                    if !mark(&mut bordering, i) {
+                        seeds.push((c as u32, 0.0));
+                    }
+                } else if !mark(&mut flooded, i) {
+                    stack[top] = i as u16;
+                    top += 1;
+                }
+            }
+        }
+    }
+}

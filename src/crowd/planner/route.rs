@@ -1,0 +1,346 @@
+//! An agent's next route point: along its goal's distance field, string pulled.
+
+use super::Planner;
+use super::NEIGHBOURS;
+use glam::Vec2;
+
+/// Cells of descent looked along for the farthest visible one.
+pub(super) const LOOK_ALONG: usize = 96;
+
+/// An agent whose cell lies within this many columns and rows of its goal's block and does
+/// not see its target takes the last stretch by [`Planner::approach`].
+pub(super) const APPROACH_CELLS: usize = 3;
+
+/// Cells beyond [`APPROACH_CELLS`] within which an agent that took its last stretch by
+/// [`Planner::approach`] at its last route keeps to it. (Starting and leaving at the same
+/// distance, an agent whose way from there went out round a box, the field's way back in
+/// going round another, paced between the two for good: one of 800 planned agents of the
+/// speed benchmark's scene.)
+pub(super) const APPROACH_HOLD: usize = 6;
+
+/// How an agent took its last stretch to its target (see [`Planner::approach`]) when its route
+/// point was last refreshed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Approach {
+    /// Not by [`Planner::approach`].
+    #[default]
+    Off,
+    /// Along the way that search found.
+    Search,
+    /// Straight at the target (the search's own straight slide got near enough). The next
+    /// route keeps it straight while its slide still gets within one ring (half a cell) more
+    /// of the target than the search's seeds do (see [`Planner::approach`]).
+    Straight,
+}
+
+/// One agent's question to [`Planner::descend`] and [`Planner::approach`]: where it stands,
+/// its target and radius, the centre clearance its lines of sight ask (`need`), the clearance
+/// of the field's cells and moves (`pass`), the spacing of its exact disc tests (`step`), and
+/// whether it is wedged (touching two obstacles or more), and how it took its last stretch by
+/// [`Planner::approach`] at its last route.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Leg {
+    /// Where the agent stands.
+    pub(super) pos: Vec2,
+    /// Its target.
+    pub(super) target: Vec2,
+    /// Its radius.
+    pub(super) radius: f32,
+    /// The centre clearance its lines of sight ask.
+    pub(super) need: f32,
+    /// The clearance of the field's cells and moves.
+    pub(super) pass: f32,
+    /// The spacing of its exact disc tests.
+    pub(super) step: f32,
+    /// Whether it touches two obstacles or more.
+    pub(super) wedged: bool,
+    /// How it took its last stretch at its last route.
+    pub(super) approaching: Approach,
+}
+
+impl Planner {
+    /// The point an agent at `pos` of `radius` should walk toward to reach `target`, and
+    /// whether that point is the target itself.
+    ///
+    /// `fits(p)`: a disc of the agent's radius at `p` would not go deeper into an obstacle than
+    /// the agent already is (tested along the first 1.5 cells of every line of sight, so an
+    /// agent wedged into a concave corner does not see through the crack behind it).
+    ///
+    /// `ticket` (the agent's slot) decides its turns to search while it waits for a field.
+    /// `avoid`: another agent's centre and radius the agent is to search its way round (it
+    /// gives way in a head-on block), out of turn while searches last; when they do not, its
+    /// usual route. `wedged`: the agent touches two obstacles or more (see [`Self::descend`]).
+    /// `approaching`: in, how the agent took its last stretch by [`Self::approach`] at its last
+    /// route; out, how it does now (it then keeps to it out to [`APPROACH_HOLD`] cells
+    /// farther, and straight at the target while its slide gets a ring farther).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn next_point(
+        &mut self,
+        pos: Vec2,
+        target: Vec2,
+        radius: f32,
+        ticket: u32,
+        avoid: Option<(Vec2, f32)>,
+        wedged: bool,
+        approaching: &mut Approach,
+        fits: impl Fn(Vec2) -> bool,
+    ) -> (Vec2, bool) {
+        let was_approaching = core::mem::take(approaching);
+        if self.nx == 0 {
+            return (target, true);
+        }
+        let need = self.need(radius);
+        let step = (0.25 * radius).max(0.125 * self.cell);
+        if pos.distance(target) <= 2.0 * radius + self.cell
+            && self.reaches(pos, target, radius, step, &fits)
+        {
+            return (target, true);
+        }
+        // Waiting for a field this sub-step cannot give (none cached, the budget spent): a
+        // search of its own, in its turn, while the search budget lasts; else walk straight and
+        // ask again next sub-step. Decided before the line of sight, which costs most on the
+        // long lines of goals far away (a crowd with thousands of goals of its own waits here).
+        if let Some(avoid) = avoid {
+            if let Some(route) = self.search_route(pos, target, radius, ticket, Some(avoid), &fits)
+            {
+                return route;
+            }
+        }
+        if !self.field_ready(self.goal_block(target), Self::pass(radius)) {
+            return self
+                .search_route(pos, target, radius, ticket, None, &fits)
+                .unwrap_or((target, false));
+        }
+        if self.clear_line(pos, target, need, step, &fits) {
+            return (target, true);
+        }
+        // The agent's own field; when no cell near the agent is reachable in it (it stands in a
+        // pocket that the grid counts as closed, though it walked in), the field of an agent of
+        // no radius.
+        let own = (need, Self::pass(radius));
+        for (need, pass) in [own, (self.need(0.0), Self::pass(0.0))] {
+            let leg = Leg {
+                pos,
+                target,
+                radius,
+                need,
+                pass,
+                step,
+                wedged,
+                approaching: was_approaching,
+            };
+            if let Some((route, approached)) = self.descend(leg, &fits) {
+                *approaching = approached;
+                return route;
+            }
+        }
+        (target, true)
+    }
+
+    /// [`Self::next_point`] along the distance field of clearance `pass` (lines of sight
+    /// asking `need` of the centre clearances), and how the way came from
+    /// [`Self::approach`]: `None` when no cell within three of the agent's is reachable in
+    /// that field.
+    pub(super) fn descend(
+        &mut self,
+        leg: Leg,
+        fits: &impl Fn(Vec2) -> bool,
+    ) -> Option<((Vec2, bool), Approach)> {
+        let Leg {
+            pos,
+            target,
+            need,
+            pass,
+            step,
+            wedged,
+            approaching,
+            ..
+        } = leg;
+        let block = self.goal_block(target);
+        let class = Self::class(pass);
+        let Some(f) = self.field(block, class, pass) else {
+            // Over this sub-step's budget: walk straight for now, ask again next sub-step.
+            return Some(((target, false), Approach::Off));
+        };
+        let dist = &self.fields[f].dist;
+        let start = self.clamped_cell(pos);
+        // The agent's own cell may be too tight (it is squeezed against a wall): use the best
+        // reachable cell nearby.
+        let mut cur = start;
+        if !dist[start].is_finite() {
+            // The first nearby reachable cell the agent's disc can slide to in a straight line
+            // (so not one behind the obstacle it is pressed against), else the best.
+            let (best, sliding) = self.best_near(dist, start, pos, step, fits)?;
+            cur = sliding.unwrap_or(best);
+        }
+        let zone = APPROACH_CELLS
+            + if approaching == Approach::Off {
+                0
+            } else {
+                APPROACH_HOLD
+            };
+        if self.near_block(cur, block, zone) {
+            if let Some(route) = self.approach(leg, fits) {
+                let how = if route.1 {
+                    Approach::Straight
+                } else {
+                    Approach::Search
+                };
+                return Some((route, how));
+            }
+        }
+        let dist = &self.fields[f].dist;
+        // Descend the field; aim along the descent.
+        let mut descent = [cur as u32; LOOK_ALONG + 1];
+        let mut len = 1;
+        while len <= LOOK_ALONG && dist[cur] > 0.0 {
+            let mut next = cur;
+            for (dx, dz, _) in NEIGHBOURS {
+                let Some(n) = self.neighbour(cur, dx, dz) else {
+                    continue;
+                };
+                // Only along the field's own moves (the search went from `n` to `cur`): a
+                // lower neighbour across a corner the search could not cut is not a way.
+                if dist[n] < dist[next] && self.can_move(n, cur, -dx, -dz, pass) {
+                    next = n;
+                }
+            }
+            if next == cur {
+                break;
+            }
+            cur = next;
+            descent[len] = cur as u32;
+            len += 1;
+        }
+        // At (or next to) the side of the obstacle round a goal whose block has no open cell
+        // (the field's seeds there lie outside the block): the rest is the steer's, straight at
+        // the target, to arrive as near it as it gets. (Aiming at the seed's point, an agent
+        // that stood a fifth of a metre from it, held off by an arrived one, walked on the
+        // spot for good: it could not settle against agents that were no nearer that point.)
+        if len <= 2 && dist[cur] == 0.0 && !self.near_block(cur, block, 0) {
+            return Some(((target, true), Approach::Off));
+        }
+        // Wedged between obstacles, off the graph (its cell's point and moves are clear, but
+        // not the line from where it stands to the next cells): back onto the graph at the
+        // best cell nearby it can slide to. (Aiming at the next cell, through the obstacles,
+        // six agents of the 10 k benchmark pressed into cracks between a disc and a box for
+        // good.)
+        if wedged && len > 1 {
+            let ahead = (len - 1).min(3);
+            let rep = |k: usize| self.rep[descent[k] as usize];
+            if !(1..=ahead).any(|k| self.slides(pos, rep(k), step, fits)) {
+                if let Some((_, Some(c))) = self.best_near(dist, start, pos, step, fits) {
+                    return Some(((self.rep[c], false), Approach::Off));
+                }
+            }
+        }
+        let route = self.aim_or_target(pos, target, &descent[..len], need, step, fits);
+        Some((route, Approach::Off))
+    }
+
+    /// The cells within three of `start` reachable in the field `dist`, ranked by their value
+    /// plus their distance from `start` (in cells; ties by index): the best, and the best the
+    /// disc at `pos` slides to in a straight line (`None`: none of them). `None` when no cell
+    /// within three is reachable.
+    pub(super) fn best_near(
+        &self,
+        dist: &[f32],
+        start: usize,
+        pos: Vec2,
+        step: f32,
+        fits: &impl Fn(Vec2) -> bool,
+    ) -> Option<(usize, Option<usize>)> {
+        let mut near = [(f32::INFINITY, 0usize); 49];
+        let mut count = 0;
+        for (c, dx, dz) in self.around(start) {
+            let d = dist[c] + ((dx * dx + dz * dz) as f32).sqrt();
+            if d.is_finite() {
+                near[count] = (d, c);
+                count += 1;
+            }
+        }
+        let near = &mut near[..count];
+        near.sort_unstable_by(|p, q| p.0.total_cmp(&q.0).then(p.1.cmp(&q.1)));
+        let best = near.first()?.1;
+        let sliding = near
+            .iter()
+            .find(|&&(_, c)| self.slides(pos, self.rep[c], step, fits))
+            .map(|&(_, c)| c);
+        Some((best, sliding))
+    }
+
+    /// The cells of the grid within three columns and rows of cell `c` (at most 49), row by
+    /// row, each with its column and row offsets from `c`.
+    pub(super) fn around(&self, c: usize) -> impl Iterator<Item = (usize, i64, i64)> + '_ {
+        let (nx, nz) = (self.nx as i64, self.nz as i64);
+        let (cx, cz) = (c as i64 % nx, c as i64 / nx);
+        (-3..=3i64)
+            .flat_map(|dz| (-3..=3i64).map(move |dx| (dx, dz)))
+            .filter(move |&(dx, dz)| {
+                let (x, z) = (cx + dx, cz + dz);
+                x >= 0 && z >= 0 && x < nx && z < nz
+            })
+            .map(move |(dx, dz)| ((cx + dx + (cz + dz) * nx) as usize, dx, dz))
+    }
+
+    /// [`Self::aim`] along `way`, or the target itself (and `true`) when `way` is a single
+    /// cell: the agent stands on a seed of the field (in its goal's block, or on the ring
+    /// round a block with no open cell), where the field ends and has no way to give. The
+    /// block's seeds all stand at 0, so the field cannot tell one of them from another: the
+    /// last stretch is the steer's, straight at the target. (Aiming at its own cell's point,
+    /// an agent whose target lay a little closer to an obstacle than its radius plus
+    /// [`PASS_SKIN`], so that no line of sight reached it, turned round that point for good.)
+    pub(super) fn aim_or_target(
+        &self,
+        pos: Vec2,
+        target: Vec2,
+        way: &[u32],
+        need: f32,
+        step: f32,
+        fits: &impl Fn(Vec2) -> bool,
+    ) -> (Vec2, bool) {
+        if way.len() == 1 {
+            return (target, true);
+        }
+        (self.aim(pos, way, need, step, fits), false)
+    }
+
+    /// The point to walk toward along `way`, cells of a descent from the agent's cell (or the
+    /// one picked near it; at least one cell): the farthest of its first three cells the disc
+    /// can slide to in a straight line (the first when none is: it is the next move, or the
+    /// cell picked), and when that is the third, the farthest of cells 6, 12, 24, 48, 96 along
+    /// it still in sight. (Taking the third cell unseen, an agent in a forest of boxes aimed
+    /// through a box at a cell the field reached round it, slid along the box into a corner
+    /// and stayed: SteerSuite `forest`.)
+    pub(super) fn aim(
+        &self,
+        pos: Vec2,
+        way: &[u32],
+        need: f32,
+        step: f32,
+        fits: &impl Fn(Vec2) -> bool,
+    ) -> Vec2 {
+        let len = way.len();
+        let rep = |k: usize| self.rep[way[k] as usize];
+        let third = (len - 1).min(3);
+        let mut first = third;
+        while first > 1 && !self.slides(pos, rep(first), step, fits) {
+            first -= 1;
+        }
+        let mut chosen = rep(first);
+        let mut probe = if first == third { 6 } else { usize::MAX };
+        while probe < len + 3 {
+            let k = probe.min(len - 1);
+            let c = rep(k);
+            if !self.clear_line(pos, c, need, step, fits) {
+                break;
+            }
+            chosen = c;
+            if k == len - 1 {
+                break;
+            }
+            probe *= 2;
+        }
+        chosen
+    }
+}
