@@ -8,7 +8,7 @@ use wayfarer::crowd::scenario::{Report, Scenario};
 use wayfarer::crowd::{AgentDefaults, AgentId, AgentState, Crowd, Obstacle, RouteMode};
 
 fn check_common(name: &str, r: &Report) {
-    // The README's quality table comes from this line:
+    // Each scene's measurements (`docs/crowd.md`, *Guarantees*) are printed by this line:
     // cargo test --release --test crowd_scenes -- --nocapture --test-threads 1
     println!(
         "{name}: arrived {:.1} %, p95 {:.2} x ideal, deepest overlap {:.2} % r, obstacle \

@@ -1,7 +1,7 @@
 //! The crowd: owns agents, obstacles, the grids and the planner; a step is "plan routes, build
 //! the grid, steer every agent from a read-only snapshot, move, project out of overlaps, put
-//! back the agents a crush would still press into each other" (see [`Crowd::step`]'s steps in
-//! the README and [`OVERLAP_GUARD`]).
+//! back the agents a crush would still press into each other" (see [`Crowd::step`], the model
+//! in `docs/crowd.md`, and [`OVERLAP_GUARD`]).
 
 use core::sync::atomic::{AtomicU32, Ordering};
 
