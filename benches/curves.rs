@@ -1,11 +1,13 @@
-//! Curve benches: Hermite batch sampling (fast path vs a plain scalar loop), Bézier evaluation
-//! per point at degree 3/20/64, arc-length baking per cubic segment, distance → position.
+//! Curve benches: Hermite batch evaluation (fast path vs a plain scalar loop), Bézier evaluation
+//! per point at degree 3/20/64, Bézier `sample` against `eval` at degree 15 (the same points,
+//! by count and spacing or by parameters), arc-length baking per cubic segment,
+//! distance → position.
 //! Short runs (the machine is shared): `cargo bench --bench curves`.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;
-use wayfarer::curve::{ArcLengthTable, BezierCurve, CubicSpline, HermiteSegment};
+use wayfarer::curve::{self, ArcLengthTable, BezierCurve, CubicSpline, HermiteSegment, Spacing};
 use wayfarer::Vec3;
 
 /// A small deterministic generator (xorshift) so runs are comparable.
@@ -47,7 +49,7 @@ fn hermite_group(c: &mut Criterion, seg: &HermiteSegment, name: &str, n: usize) 
         .measurement_time(Duration::from_secs(3))
         .throughput(Throughput::Elements(n as u64));
     g.bench_function("batch", |b| {
-        b.iter(|| seg.sample(black_box(&ts), black_box(&mut out)))
+        b.iter(|| seg.eval(black_box(&ts), black_box(&mut out)))
     });
     g.bench_function("scalar_loop", |b| {
         b.iter(|| {
@@ -73,7 +75,7 @@ fn bezier(c: &mut Criterion) {
     for degree in [3usize, 20, 64] {
         let curve = BezierCurve::new((0..=degree).map(|_| rng.vec(10.0)).collect()).unwrap();
         g.bench_function(format!("batch_degree_{degree}"), |b| {
-            b.iter(|| curve.sample(black_box(&ts), black_box(&mut out)))
+            b.iter(|| curve.eval(black_box(&ts), black_box(&mut out)))
         });
         g.bench_function(format!("single_degree_{degree}"), |b| {
             b.iter(|| {
@@ -84,6 +86,33 @@ fn bezier(c: &mut Criterion) {
             })
         });
     }
+    g.finish();
+}
+
+/// `sample` (a count and a spacing) against `eval` (explicit parameters) on a degree-15 curve:
+/// with parameter spacing both give the same 4096 points, `t = i / 4095`, through the same
+/// batch kernel, so `sample` should cost no more per point than `eval`. Arc-length spacing is
+/// shown beside them (it bakes an arc-length table first).
+fn bezier_sample_vs_eval(c: &mut Criterion) {
+    let mut rng = Rng(0x51_7cc1_b727_220a);
+    const N: usize = 4096;
+    let curve = BezierCurve::new((0..=15).map(|_| rng.vec(10.0)).collect()).unwrap();
+    let ts: Vec<f32> = (0..N).map(|i| i as f32 / (N - 1) as f32).collect();
+    let mut out = vec![Vec3::ZERO; N];
+    let mut g = c.benchmark_group("bezier_degree_15");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(2))
+        .throughput(Throughput::Elements(N as u64));
+    g.bench_function("eval", |b| {
+        b.iter(|| curve.eval(black_box(&ts), black_box(&mut out)))
+    });
+    g.bench_function("sample_parameter", |b| {
+        b.iter(|| curve::sample(black_box(&curve), Spacing::Parameter, black_box(&mut out)))
+    });
+    g.bench_function("sample_arc_length", |b| {
+        b.iter(|| curve::sample(black_box(&curve), Spacing::ArcLength, black_box(&mut out)))
+    });
     g.finish();
 }
 
@@ -137,5 +166,11 @@ fn arc_length(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, hermite_batch, bezier, arc_length);
+criterion_group!(
+    benches,
+    hermite_batch,
+    bezier,
+    bezier_sample_vs_eval,
+    arc_length
+);
 criterion_main!(benches);

@@ -37,6 +37,12 @@ enum WfStatus
   WF_STATUS_MISALIGNED = 7,
   // A Rust panic was caught at the boundary (a bug in wayfarer: please report it).
   WF_STATUS_PANIC = 8,
+  // A schedule key's distance is outside `[0, path length]` (a distance within
+  // `4 * FLT_EPSILON * length` past an end is taken as that end and is not an error).
+  WF_STATUS_DISTANCE_OUT_OF_RANGE = 9,
+  // Schedule key times do not increase by at least 1e-9 s per leg,
+  // or span more than `DBL_MAX / 2` seconds.
+  WF_STATUS_INVALID_KEY_TIME = 10,
 };
 #ifndef __cplusplus
 #if __STDC_VERSION__ >= 202311L
@@ -585,23 +591,24 @@ WfStatus wf_crowd_read_hits(const struct WfCrowd *crowd,
                             float *out_normals,
                             size_t out_normals_capacity);
 
-// Samples the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
+// Evaluates the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
 // parameters `ts` (clamped to [0, 1]). Writes `count` positions to `out_positions` and, if
 // `out_derivatives` is not NULL, `count` first derivatives to it; both capacities are in
-// points. Uses the SIMD batch path (`HermiteSegment::sample`), bit-identical to the scalar one.
+// points. Uses the SIMD batch path (`HermiteSegment::eval`), bit-identical to the scalar one.
+// Formerly `wf_hermite_segment_sample`.
 //
 // # Safety
 // Pointers must be NULL or valid for the counts given; outputs must not overlap inputs.
-WfStatus wf_hermite_segment_sample(const float *p0,
-                                   const float *p1,
-                                   const float *m0,
-                                   const float *m1,
-                                   const float *ts,
-                                   size_t count,
-                                   float *out_positions,
-                                   size_t out_positions_capacity,
-                                   float *out_derivatives,
-                                   size_t out_derivatives_capacity);
+WfStatus wf_hermite_segment_eval(const float *p0,
+                                 const float *p1,
+                                 const float *m0,
+                                 const float *m1,
+                                 const float *ts,
+                                 size_t count,
+                                 float *out_positions,
+                                 size_t out_positions_capacity,
+                                 float *out_derivatives,
+                                 size_t out_derivatives_capacity);
 
 // Samples the Hermite spline through `points` with velocities `tangents` (one per point,
 // `tangent_count == point_count >= 2`): `sample_count >= 2` points, both ends included,
@@ -697,8 +704,9 @@ WfStatus wf_bezier_chain_sample(const float *control_points,
 // `wf_bezier_chain_sample` takes them, every degree 2) and, if `out_count` is not NULL, that
 // number to `*out_count`. `start` must not be below the ground. With `restitution = 0`, or a
 // start on the ground moving down, arcs of zero duration are three copies of one point.
-// A trajectory that leaves the float range (a huge velocity, a tiny gravity) is
-// `WF_STATUS_INVALID_ARGUMENT`.
+// Every float input, `gravity`, `ground_y` and `restitution` included, must be within ±1e15
+// (else `WF_STATUS_NON_FINITE`); a trajectory whose control points leave that domain (a huge
+// velocity, a tiny gravity) is `WF_STATUS_INVALID_ARGUMENT`.
 //
 // # Safety
 // Pointers must be NULL or valid (3 floats for `start` and `velocity`, `out_capacity`
@@ -806,19 +814,19 @@ void wf_path_free(struct WfPath *path);
 WfStatus wf_path_length(const struct WfPath *path,
                         float *out_length);
 
-// Position and unit forward at each of `count` distances (clamped to [0, length]). The
-// forward is finite everywhere (zero-speed points use the local chord, then +Z).
-// `out_forwards` may be NULL.
+// Position and unit forward at each of `count` arc-length distances (clamped to
+// `[0, length]`: a path is defined only there). The forward is finite everywhere (zero-speed points use the local chord, then +Z).
+// `out_forwards` may be NULL. Formerly `wf_path_sample`.
 //
 // # Safety
 // Pointers must be NULL or valid for the counts given; outputs must not overlap inputs.
-WfStatus wf_path_sample(const struct WfPath *path,
-                        const float *distances,
-                        size_t count,
-                        float *out_positions,
-                        size_t out_positions_capacity,
-                        float *out_forwards,
-                        size_t out_forwards_capacity);
+WfStatus wf_path_at_distances(const struct WfPath *path,
+                              const float *distances,
+                              size_t count,
+                              float *out_positions,
+                              size_t out_positions_capacity,
+                              float *out_forwards,
+                              size_t out_forwards_capacity);
 
 // The global nearest point of the path to each of `count` query points: its distance along
 // the path (`out_distances`, capacity in elements) and the point itself (`out_points`,
@@ -847,7 +855,8 @@ WfStatus wf_schedule_set_new(struct WfScheduleSet **out_set);
 // `set` must be NULL or a live handle from `wf_schedule_set_new`, freed once.
 void wf_schedule_set_free(struct WfScheduleSet *set);
 
-// Copies `path` into the set; `*out_path_index` (may be NULL) receives its index.
+// Copies `path` into the set; `*out_path_index` receives its index (required, as every
+// `new`/`add` out-pointer: NULL is `WF_STATUS_NULL_POINTER` and nothing is added).
 //
 // # Safety
 // Handles must be NULL or live; `set` not used by another thread during the call.
@@ -855,10 +864,14 @@ WfStatus wf_schedule_set_add_path(struct WfScheduleSet *set,
                                   const struct WfPath *path,
                                   uint32_t *out_path_index);
 
-// Adds an NPC on path `path_index`: be at `distances[i]` (in [0, path length]) at
-// `times[i]` (strictly increasing), `key_count ≥ 2`; equal consecutive distances are a hold.
-// `leg_ease`: NULL/0 or `key_count − 1` `WfEase` flags. `wrap`: a `WfWrap`. `*out_npc` (may
-// be NULL) receives the NPC's index.
+// Adds an NPC on path `path_index`: be at `distances[i]` at `times[i]`, `key_count ≥ 2`;
+// equal consecutive distances are a hold. Times increase by at least 1e-9 s per leg
+// (else `WF_STATUS_INVALID_KEY_TIME`). Distances are in
+// `[0, path length]`; one at most `4 * FLT_EPSILON * length` past an end is taken as that end,
+// farther is `WF_STATUS_DISTANCE_OUT_OF_RANGE`. A leg faster than 1e15 units/s is
+// `WF_STATUS_INVALID_ARGUMENT`. `leg_ease`: NULL/0 or `key_count − 1` `WfEase` flags.
+// `wrap`: a `WfWrap`. `*out_npc` receives the NPC's index (required: NULL is
+// `WF_STATUS_NULL_POINTER` and nothing is added).
 //
 // # Safety
 // Pointers must be NULL or valid for the counts given; `set` used by no other thread.
@@ -872,8 +885,9 @@ WfStatus wf_schedule_set_add_npc(struct WfScheduleSet *set,
                                  uint32_t wrap,
                                  uint32_t *out_npc);
 
-// Adds an NPC walking the whole of path `path_index` from `t_start` to `t_end` (`t_end >
-// t_start`) at constant speed along its arc length (the seed's case). `*out_npc` may be NULL.
+// Adds an NPC walking the whole of path `path_index` from `t_start` to `t_end` (at least
+// 1e-9 s later, else `WF_STATUS_INVALID_KEY_TIME`) at constant speed along its arc length
+// (the seed's case). `*out_npc` receives its index (required).
 //
 // # Safety
 // Handles must be NULL or live; `set` used by no other thread.
@@ -969,7 +983,9 @@ WfStatus wf_schedule_set_evaluate_times_hinted(const struct WfScheduleSet *set,
 // A loop boundary reports the last key then the first key. Writes up to `capacity` events
 // (`out_npcs`, `out_keys`, `out_directions`, each may be NULL) and `*out_count`. If
 // `capacity` is too small: `WF_STATUS_BUFFER_TOO_SMALL` and `*out_count` = the number needed
-// (the only output written then).
+// (the only output written then). The count is closed-form per NPC (its cost does not grow
+// with the span of time); events are walked only to be written, so the work is bounded by
+// `capacity`: with all three arrays NULL the call only counts.
 //
 // # Safety
 // Pointers must be NULL or valid for `capacity` elements; `out_count` valid for one write.

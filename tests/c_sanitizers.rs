@@ -192,7 +192,7 @@ fn c_sanitizers_catch_an_overflow_when_linked_like_the_harness() {
            /* A buffer of 3 floats passed with a capacity of 2 points: the library writes the\n\
               2nd point past the allocation, which ASan must report. */\n\
            float two_ts[2] = {0.0f, 1.0f};\n\
-           wf_hermite_segment_sample(a, b, a, b, two_ts, 2, p, 2, NULL, 0);\n\
+           wf_hermite_segment_eval(a, b, a, b, two_ts, 2, p, 2, NULL, 0);\n\
            free(p);\n\
            return 0;\n\
          }\n",

@@ -73,7 +73,7 @@ fn path_queries(path: *const WfPath) -> Vec<u32> {
     // SAFETY: ds holds n floats, the outputs n points each.
     ok(
         unsafe {
-            wf_path_sample(
+            wf_path_at_distances(
                 path,
                 ds.as_ptr(),
                 n,
@@ -83,7 +83,7 @@ fn path_queries(path: *const WfPath) -> Vec<u32> {
                 n,
             )
         },
-        "wf_path_sample",
+        "wf_path_at_distances",
     );
     let q: Vec<f32> = (0..64)
         .flat_map(|i| [i as f32 - 20.0, 1.0, (i % 9) as f32 * 3.0 - 12.0])
@@ -121,9 +121,10 @@ fn make_set(paths: &[*mut WfPath]) -> *mut WfScheduleSet {
         "wf_schedule_set_new",
     );
     for &p in paths {
-        // SAFETY: live set and path; the index output may be NULL.
+        let mut index = u32::MAX;
+        // SAFETY: live set and path; one out-pointer.
         ok(
-            unsafe { wf_schedule_set_add_path(set, p, core::ptr::null_mut()) },
+            unsafe { wf_schedule_set_add_path(set, p, &mut index) },
             "wf_schedule_set_add_path",
         );
     }
@@ -131,7 +132,8 @@ fn make_set(paths: &[*mut WfPath]) -> *mut WfScheduleSet {
         let times = [i as f64, i as f64 + 3.0, i as f64 + 5.0, i as f64 + 9.5];
         let distances = [0.0f32, 20.0, 20.0, 5.0 + i as f32];
         let ease = [i % 4, (i / 4) % 4, 3];
-        // SAFETY: times/distances hold 4 keys, ease 3 flags.
+        let mut npc = u32::MAX;
+        // SAFETY: times/distances hold 4 keys, ease 3 flags; one out-pointer.
         ok(
             unsafe {
                 wf_schedule_set_add_npc(
@@ -143,7 +145,7 @@ fn make_set(paths: &[*mut WfPath]) -> *mut WfScheduleSet {
                     ease.as_ptr(),
                     3,
                     i % 3,
-                    core::ptr::null_mut(),
+                    &mut npc,
                 )
             },
             "wf_schedule_set_add_npc",

@@ -123,7 +123,7 @@ fn bad_input_gets_a_status_and_writes_nothing() {
         run(InvalidCount, |o, c| wf_polyline_sample(p, huge, 5, 0, o, c));
         run(InvalidCount, |o, c| wf_polyline_sample(p, 4, huge, 0, o, c));
         run(InvalidCount, |o, c| {
-            wf_hermite_segment_sample(p, p, p, p, t, huge, o, c, null_mut(), 0)
+            wf_hermite_segment_eval(p, p, p, p, t, huge, o, c, null_mut(), 0)
         });
         // NaN / Inf coordinates and parameters.
         run(NonFinite, |o, c| {

@@ -44,8 +44,8 @@ proptest! {
         let dscale = diff.iter().map(|p| p.abs().max_element()).fold(0.0f64, f64::max);
         let mut batch = vec![Vec3::ZERO; ts.len()];
         let mut dbatch = vec![Vec3::ZERO; ts.len()];
-        c.sample(&ts, &mut batch);
-        c.sample_derivatives(&ts, &mut dbatch);
+        c.eval(&ts, &mut batch);
+        c.eval_derivatives(&ts, &mut dbatch);
         for (i, &t) in ts.iter().enumerate() {
             let e = (c.position(t).as_dvec3() - casteljau(&p64, t as f64)).abs().max_element();
             prop_assert!(e <= 3e-6 * scale, "degree {} t {} error {} scale {}", n, t, e, scale);
@@ -70,11 +70,11 @@ proptest! {
         prop_assert_eq!(h.derivative(0.0), m0);
         prop_assert_eq!(h.derivative(1.0), m1);
         let mut out = vec![Vec3::ZERO; ts.len()];
-        h.sample(&ts, &mut out);
+        h.eval(&ts, &mut out);
         for (o, &t) in out.iter().zip(&ts) {
             prop_assert_eq!(*o, h.position(t));
         }
-        h.sample_derivatives(&ts, &mut out);
+        h.eval_derivatives(&ts, &mut out);
         for (o, &t) in out.iter().zip(&ts) {
             prop_assert_eq!(*o, h.derivative(t));
         }

@@ -133,7 +133,7 @@ fn coordinates_beyond_the_magnitude_limit_are_non_finite_untouched() {
     let mut pos = vec![SENTINEL; 3 * 2];
     // SAFETY: p holds 3 floats, ts 2, pos 2 points.
     let s = unsafe {
-        wf_hermite_segment_sample(
+        wf_hermite_segment_eval(
             p.as_ptr(),
             p.as_ptr(),
             p.as_ptr(),
@@ -157,7 +157,7 @@ fn coordinates_beyond_the_magnitude_limit_are_non_finite_untouched() {
     let mut der = vec![SENTINEL; 3 * 17];
     // SAFETY: the points hold 3 floats, ts 17, pos and der 17 points.
     let s = unsafe {
-        wf_hermite_segment_sample(
+        wf_hermite_segment_eval(
             p0.as_ptr(),
             p1.as_ptr(),
             m0.as_ptr(),
@@ -188,8 +188,10 @@ mod timeline {
                 WfStatus::Ok
             );
             assert_eq!(wf_schedule_set_new(&mut set), WfStatus::Ok);
-            let s = wf_schedule_set_add_path(set, path, core::ptr::null_mut());
+            let mut index = u32::MAX;
+            let s = wf_schedule_set_add_path(set, path, &mut index);
             assert_eq!(s, WfStatus::Ok);
+            assert_eq!(index, 0);
         }
         (set, path)
     }
@@ -228,9 +230,10 @@ mod timeline {
     }
 
     /// Keys a subnormal time apart (0 and 5e-324 s) made a leg of infinite speed: every
-    /// evaluation returned OK with Inf/NaN velocities. Legs faster than 1e15/s are now refused.
+    /// evaluation returned OK with Inf/NaN velocities. Legs shorter than 1e-9 s are now refused
+    /// (`WF_STATUS_INVALID_KEY_TIME`), as are legs faster than 1e15/s.
     #[test]
-    fn legs_faster_than_the_limit_are_refused() {
+    fn legs_shorter_than_the_limit_are_refused() {
         let (set, path) = set_with_path();
         for gap in [5.0e-324f64, 1.0e-300, 1.0e-14] {
             let times = [0.0f64, gap];
@@ -250,19 +253,19 @@ mod timeline {
                     &mut npc,
                 )
             };
-            assert_eq!(s, WfStatus::InvalidArgument, "gap {gap:e}");
+            assert_eq!(s, WfStatus::InvalidKeyTime, "gap {gap:e}");
             assert_eq!(npc, u32::MAX, "out_npc written on failure");
             // SAFETY: a live set.
             let s = unsafe { wf_schedule_set_add_npc_simple(set, 0, 0.0, gap, 0, &mut npc) };
-            assert_eq!(s, WfStatus::InvalidArgument, "simple, gap {gap:e}");
+            assert_eq!(s, WfStatus::InvalidKeyTime, "simple, gap {gap:e}");
         }
-        // 100 m in 1e-12 s is 1e14 m/s: allowed, and finite everywhere.
+        // 100 m in 1e-9 s is 1e11 m/s: allowed, and finite everywhere.
+        let mut npc = u32::MAX;
         // SAFETY: a live set.
-        let s = unsafe {
-            wf_schedule_set_add_npc_simple(set, 0, 0.0, 1.0e-12, 2, core::ptr::null_mut())
-        };
+        let s = unsafe { wf_schedule_set_add_npc_simple(set, 0, 0.0, 1.0e-9, 2, &mut npc) };
         assert_eq!(s, WfStatus::Ok);
-        for t in [0.0, 2.5e-13, 1.0, -7.5, 1.0e300] {
+        assert_eq!(npc, 0);
+        for t in [0.0, 2.5e-10, 1.0, -7.5, 1.0e300] {
             assert!(
                 evaluate_all(set, t).iter().all(|x| x.is_finite()),
                 "t = {t:e}"
@@ -283,6 +286,7 @@ mod timeline {
         let (set, path) = set_with_path();
         let times = [-1.7e308f64, 0.0, 1.7e308];
         let distances = [0.0f32, 50.0, 100.0];
+        let mut npc = u32::MAX;
         for wrap in 0..3 {
             // SAFETY: 3 keys, 2 ease flags.
             let s = unsafe {
@@ -295,22 +299,15 @@ mod timeline {
                     [3u32, 1].as_ptr(),
                     2,
                     wrap,
-                    core::ptr::null_mut(),
+                    &mut npc,
                 )
             };
-            assert_eq!(s, WfStatus::InvalidArgument, "wrap {wrap}");
+            assert_eq!(s, WfStatus::InvalidKeyTime, "wrap {wrap}");
             // SAFETY: a live set.
             let s = unsafe {
-                wf_schedule_set_add_npc_simple(
-                    set,
-                    0,
-                    -f64::MAX,
-                    f64::MAX,
-                    wrap,
-                    core::ptr::null_mut(),
-                )
+                wf_schedule_set_add_npc_simple(set, 0, -f64::MAX, f64::MAX, wrap, &mut npc)
             };
-            assert_eq!(s, WfStatus::InvalidArgument, "simple, wrap {wrap}");
+            assert_eq!(s, WfStatus::InvalidKeyTime, "simple, wrap {wrap}");
             // A schedule far in the past: (t − t0) overflows for t near +f64::MAX.
             let far = [-1.5e308f64, -1.5e308 + 4.0e292, -1.5e308 + 1.0e293];
             // SAFETY: 3 keys, 2 ease flags.
@@ -324,7 +321,7 @@ mod timeline {
                     [3u32, 2].as_ptr(),
                     2,
                     wrap,
-                    core::ptr::null_mut(),
+                    &mut npc,
                 )
             };
             assert_eq!(s, WfStatus::Ok, "wrap {wrap}");
@@ -384,7 +381,7 @@ fn nearest_on_a_microscopic_path_returns() {
 
 /// `fuzz/path_ffi`: a degree-5 Bézier whose first five control points coincide has a speed
 /// growing like t⁴ from its start; there the derivative is ~1e-20 long, its squared length
-/// subnormal, and `wf_path_sample` returned a "unit" forward of length 0.995. Tiny tangents are
+/// subnormal, and `wf_path_at_distances` returned a "unit" forward of length 0.995. Tiny tangents are
 /// now normalised in f64.
 #[test]
 fn forwards_stay_unit_where_the_speed_is_tiny() {
@@ -405,7 +402,7 @@ fn forwards_stay_unit_where_the_speed_is_tiny() {
     let (mut pos, mut fwd) = (vec![0.0f32; 3 * n], vec![0.0f32; 3 * n]);
     // SAFETY: ds holds n floats, pos and fwd n points.
     let s = unsafe {
-        wf_path_sample(
+        wf_path_at_distances(
             path,
             ds.as_ptr(),
             n,

@@ -293,7 +293,7 @@ proptest! {
             Path::catmull_rom(&pts, 0.5, 1.0).unwrap(),
             Path::polyline(&pts).unwrap(),
         ] {
-            let (p, f) = path.sample(d);
+            let (p, f) = path.at_distance(d);
             prop_assert!(p.is_finite());
             prop_assert!(f.is_finite());
             prop_assert!((f.length() - 1.0).abs() < 1e-4);

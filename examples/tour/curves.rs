@@ -104,7 +104,7 @@ fn bezier_degree_10(out: &Path) -> std::io::Result<()> {
     svg.legend("control polygon (11 points)", "#999");
     let ts: Vec<f32> = (0..=300).map(|i| i as f32 / 300.0).collect();
     let mut curve_pts = vec![Vec3::ZERO; ts.len()];
-    b.sample(&ts, &mut curve_pts);
+    b.eval(&ts, &mut curve_pts);
     let line: Vec<(f32, f32)> = curve_pts.iter().map(|&p| xz(p)).collect();
     svg.polyline(&line, "#6a4c93", 2.5);
     svg.legend("B(t), Bernstein form (f64 Horner)", "#6a4c93");

@@ -1,7 +1,7 @@
 //! Differential target: the f32 curve exports against f64 references written here from the
 //! textbook formulas, within a stated error bound.
 //!
-//! - `wf_hermite_segment_sample`: positions and derivatives vs the Hermite basis in f64;
+//! - `wf_hermite_segment_eval`: positions and derivatives vs the Hermite basis in f64;
 //!   bound `16 ε (|p0| + |p1| + |m0| + |m1|)` per component (ε = f32 epsilon).
 //! - `wf_bezier_eval`: positions vs the Bernstein sum in f64, bound `4 (n + 1) ε M`;
 //!   derivatives vs `n Σ B(n−1) ΔP`, bound `8 n (n + 1) ε M` (n = degree, M = largest
@@ -97,7 +97,7 @@ fn hermite(inp: &mut Input) {
     let mut der = vec![0.0f32; 3 * n];
     // SAFETY: the four points are 3 floats each; ts has n floats; outputs hold n points.
     let s = unsafe {
-        wf_hermite_segment_sample(
+        wf_hermite_segment_eval(
             pts[0..].as_ptr(),
             pts[3..].as_ptr(),
             pts[6..].as_ptr(),
@@ -110,7 +110,7 @@ fn hermite(inp: &mut Input) {
             n,
         )
     };
-    assert_eq!(s, WfStatus::Ok, "wf_hermite_segment_sample on valid input");
+    assert_eq!(s, WfStatus::Ok, "wf_hermite_segment_eval on valid input");
     let (p0, p1, m0, m1) = (v(&pts[0..3]), v(&pts[3..6]), v(&pts[6..9]), v(&pts[9..12]));
     let scale: f64 = [p0, p1, m0, m1]
         .iter()

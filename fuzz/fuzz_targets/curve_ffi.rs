@@ -82,7 +82,7 @@ fn one_call(inp: &mut Input) {
             let mut der = OutBuf::<f32>::fuzzed(inp, count, 3, MAX_SAMPLES + 8);
             // SAFETY: every pointer is NULL or valid for the count/capacity passed with it.
             let s = unsafe {
-                wf_hermite_segment_sample(
+                wf_hermite_segment_eval(
                     p0.ptr(),
                     p1.ptr(),
                     m0.ptr(),
@@ -95,7 +95,7 @@ fn one_call(inp: &mut Input) {
                     der.capacity,
                 )
             };
-            let what = "wf_hermite_segment_sample";
+            let what = "wf_hermite_segment_eval";
             checked(s, what);
             if s == WfStatus::Ok {
                 assert!(
@@ -370,9 +370,9 @@ fn one_call(inp: &mut Input) {
             if s == WfStatus::Ok {
                 let bad = b0
                     || b1
-                    || !gravity.is_finite()
+                    || !usable(gravity)
                     || gravity <= 0.0
-                    || !ground.is_finite()
+                    || !usable(ground)
                     || !(0.0..=1.0).contains(&restitution);
                 assert!(!bad, "{what}: OK despite invalid input");
                 let n = count.assert_written(what);
@@ -385,7 +385,11 @@ fn one_call(inp: &mut Input) {
                     start.values(),
                     vel.values()
                 );
-                out.assert_written(needed, &ctx);
+                let pts = out.assert_written(needed, &ctx);
+                assert!(
+                    pts.iter().all(|&x| usable(x)),
+                    "{ctx}: a control point outside the ±1e15 domain"
+                );
             } else {
                 out.assert_untouched(what);
                 count.assert_untouched(what);

@@ -1,5 +1,5 @@
 //! Path handles through the C ABI: fuzzed sequences of `wf_path_new_*` / `wf_path_length` /
-//! `wf_path_sample` / `wf_path_nearest` / `wf_path_free` on up to four live paths, with NULL
+//! `wf_path_at_distances` / `wf_path_nearest` / `wf_path_free` on up to four live paths, with NULL
 //! handles, hostile distances and query points, and every buffer shape of `curve_ffi`.
 //!
 //! Checked: never a panic; failures write nothing; OK writes exactly `count` finite
@@ -88,7 +88,7 @@ fn one_op(inp: &mut Input, live: &mut Vec<Live>) {
             let mut fwd = OutBuf::<f32>::fuzzed(inp, n, 3, MAX_QUERIES + 4);
             // SAFETY: every pointer is NULL or valid for the count/capacity passed with it.
             let s = unsafe {
-                wf_path_sample(
+                wf_path_at_distances(
                     h,
                     d.ptr(),
                     n,
@@ -98,7 +98,7 @@ fn one_op(inp: &mut Input, live: &mut Vec<Live>) {
                     fwd.capacity,
                 )
             };
-            let what = "wf_path_sample";
+            let what = "wf_path_at_distances";
             checked(s, what);
             if s == WfStatus::Ok {
                 assert!(!bad_d && len.is_some(), "{what}: OK despite invalid input");

@@ -14,6 +14,7 @@
 use libfuzzer_sys::fuzz_target;
 use wayfarer::ffi::timeline::*;
 use wayfarer::ffi::WfStatus;
+use wayfarer::timeline::MIN_LEG_SECONDS;
 use wf_fuzz::*;
 
 const MAX_KEYS: usize = 10;
@@ -243,6 +244,7 @@ fn one_op(inp: &mut Input, sets: &mut Vec<Set>) {
             if s == WfStatus::Ok {
                 let set = &mut sets[si.expect("OK with a NULL set")];
                 let p = path.expect("OK with a NULL path");
+                assert!(!out.ptr().is_null(), "{what}: OK with a NULL out_path_index");
                 let idx = out.assert_written(what);
                 if !out.ptr().is_null() {
                     assert_eq!(idx as usize, set.path_lengths.len(), "{what}: index");
@@ -327,8 +329,9 @@ fn one_op(inp: &mut Input, sets: &mut Vec<Set>) {
                 let set = &mut sets[si.expect("OK with a NULL set")];
                 let bad = n < 2
                     || ts.iter().any(|t| !t.is_finite())
-                    || ts.windows(2).any(|w| w[1] <= w[0])
+                    || ts.windows(2).any(|w| !(w[1] - w[0] >= MIN_LEG_SECONDS))
                     || ds.iter().any(|&d| !usable(d))
+                    || out.ptr().is_null()
                     || wrap > 2
                     || path_index as usize >= set.path_lengths.len()
                     || emode == Mode::Misaligned && eb.count > 0;
@@ -379,7 +382,8 @@ fn one_op(inp: &mut Input, sets: &mut Vec<Set>) {
                 let set = &mut sets[si.expect("OK with a NULL set")];
                 let bad = !t0.is_finite()
                     || !t1.is_finite()
-                    || t1 <= t0
+                    || !(t1 - t0 >= MIN_LEG_SECONDS)
+                    || out.ptr().is_null()
                     || wrap > 2
                     || path_index as usize >= set.path_lengths.len();
                 assert!(!bad, "{what}: OK despite invalid input");

@@ -538,15 +538,14 @@ impl ArcLengthTable {
         }
         let last = (n.max(2) - 1) as f64;
         let mut hint = 0usize;
-        for (i, o) in out.iter_mut().enumerate() {
+        super::fill_at_params(curve, out, |i| {
             let d = if i + 1 == n && n > 1 {
                 self.total as f32
             } else {
                 (self.total * i as f64 / last) as f32
             };
-            let p = self.param_at_distance_hinted(d, &mut hint);
-            *o = curve.position(p.segment, p.t);
-        }
+            self.param_at_distance_hinted(d, &mut hint)
+        });
     }
 }
 

@@ -26,7 +26,7 @@ use glam::{DVec3, Vec3};
 /// The highest supported degree (65 control points).
 pub const MAX_BEZIER_DEGREE: usize = 64;
 
-/// How many parameters [`BezierCurve::sample`] evaluates together (independent Horner chains
+/// How many parameters [`BezierCurve::eval`] evaluates together (independent Horner chains
 /// keep the FPU busy).
 const LANES: usize = 4;
 
@@ -118,14 +118,28 @@ impl BezierCurve {
 
     /// Positions at every `ts[i]` (clamped to `[0, 1]`) into `out[i]`
     /// (`min(ts.len(), out.len())` of them); the batch form of
-    /// [`position`](Self::position), several parameters at once. No allocation.
-    pub fn sample(&self, ts: &[f32], out: &mut [Vec3]) {
+    /// [`position`](Self::position), several parameters at once, bit-identical to it. No
+    /// allocation. For `n` points spread by parameter or arc length use [`crate::curve::sample`],
+    /// which runs this same kernel.
+    pub fn eval(&self, ts: &[f32], out: &mut [Vec3]) {
         eval_many(&self.scaled, &self.scaled_rev, ts, out);
     }
 
-    /// First derivatives at every `ts[i]` into `out[i]`, like [`sample`](Self::sample).
-    pub fn sample_derivatives(&self, ts: &[f32], out: &mut [Vec3]) {
+    /// First derivatives at every `ts[i]` into `out[i]`, like [`eval`](Self::eval).
+    pub fn eval_derivatives(&self, ts: &[f32], out: &mut [Vec3]) {
         eval_many(&self.scaled_diff, &self.scaled_diff_rev, ts, out);
+    }
+
+    /// Former name of [`eval`](Self::eval).
+    #[deprecated(note = "renamed to `eval` (positions at these parameters)")]
+    pub fn sample(&self, ts: &[f32], out: &mut [Vec3]) {
+        self.eval(ts, out);
+    }
+
+    /// Former name of [`eval_derivatives`](Self::eval_derivatives).
+    #[deprecated(note = "renamed to `eval_derivatives`")]
+    pub fn sample_derivatives(&self, ts: &[f32], out: &mut [Vec3]) {
+        self.eval_derivatives(ts, out);
     }
 }
 
@@ -282,6 +296,9 @@ impl ParamCurve for BezierCurve {
     fn derivative(&self, _segment: usize, t: f32) -> Vec3 {
         BezierCurve::derivative(self, t)
     }
+    fn positions(&self, _segment: usize, ts: &[f32], out: &mut [Vec3]) {
+        self.eval(ts, out);
+    }
 }
 
 impl ParamCurve for BezierChain {
@@ -293,6 +310,9 @@ impl ParamCurve for BezierChain {
     }
     fn derivative(&self, segment: usize, t: f32) -> Vec3 {
         self.pieces[segment.min(self.pieces.len() - 1)].derivative(t)
+    }
+    fn positions(&self, segment: usize, ts: &[f32], out: &mut [Vec3]) {
+        self.pieces[segment.min(self.pieces.len() - 1)].eval(ts, out);
     }
 }
 
@@ -333,12 +353,41 @@ mod tests {
                 .fold(0.0, f32::max);
             let ts: Vec<f32> = (0..=101).map(|k| k as f32 / 101.0).collect();
             let mut batch = vec![Vec3::ZERO; ts.len()];
-            c.sample(&ts, &mut batch);
+            c.eval(&ts, &mut batch);
             for (&t, &b) in ts.iter().zip(&batch) {
                 let r = reference(&pts, t as f64);
                 let e = (c.position(t).as_dvec3() - r).abs().max_element();
                 assert!(e <= 3e-6 * scale as f64, "degree {n} t {t}: {e}");
                 assert_eq!(b, c.position(t));
+            }
+        }
+    }
+
+    #[test]
+    fn sample_through_the_kernel_matches_point_by_point() {
+        use crate::curve::{sample, ArcLengthTable, CurveParam, ParamCurve, Spacing};
+        let c = BezierCurve::new(wavy(15)).unwrap();
+        let chain = BezierChain::from_shared_points(&wavy(9), &[2, 3, 4]).unwrap();
+        // 203 points: several 64-point blocks and a remainder; chain blocks straddle pieces.
+        let n = 203;
+        let mut out = vec![Vec3::ZERO; n];
+        sample(&c, Spacing::Parameter, &mut out);
+        for (i, &o) in out.iter().enumerate() {
+            let p = CurveParam::from_global_f64(i as f64 / (n - 1) as f64, 1);
+            assert_eq!(o, c.position(p.t), "point {i}");
+        }
+        for curve in [&c as &dyn ParamCurve, &chain] {
+            sample(curve, Spacing::ArcLength, &mut out);
+            let table = ArcLengthTable::new(curve);
+            let total = table.total_length_f64();
+            for (i, &o) in out.iter().enumerate() {
+                let d = if i + 1 == n {
+                    total as f32
+                } else {
+                    (total * i as f64 / (n - 1) as f64) as f32
+                };
+                let p = table.param_at_distance(d);
+                assert_eq!(o, curve.position(p.segment, p.t), "arc-length point {i}");
             }
         }
     }

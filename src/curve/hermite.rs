@@ -71,7 +71,7 @@ impl HermiteSegment {
     /// Positions at every `ts[i]` (each clamped to `[0, 1]`) into `out[i]`; writes
     /// `min(ts.len(), out.len())` points.
     ///
-    /// The batch path behind `wf_hermite_segment_sample`: blocks of 8 parameters are processed
+    /// The batch path behind `wf_hermite_segment_eval`: blocks of 8 parameters are processed
     /// in SIMD lanes (8-wide AVX when the CPU has it, detected at run time; 4-wide SSE/NEON
     /// through [`Vec4`] otherwise) — the four basis weights once per parameter, shared by x, y
     /// and z, then one weighted sum per component, then an interleaved store by shuffles. The
@@ -79,7 +79,7 @@ impl HermiteSegment {
     /// the results are bit-identical to it for every non-NaN `t` (ends exact; a NaN `t` may
     /// give the start point instead of NaN). Outputs of 65 536 points or more are written
     /// with non-temporal (streaming) stores on x86-64 with AVX. No allocation.
-    pub fn sample(&self, ts: &[f32], out: &mut [Vec3]) {
+    pub fn eval(&self, ts: &[f32], out: &mut [Vec3]) {
         let k = [self.p0, self.m0, self.p1, self.m1];
         batch(
             k,
@@ -92,8 +92,8 @@ impl HermiteSegment {
     }
 
     /// First derivatives at every `ts[i]` (clamped to `[0, 1]`) into `out[i]`, like
-    /// [`sample`](Self::sample) (same method, applied to `H'`).
-    pub fn sample_derivatives(&self, ts: &[f32], out: &mut [Vec3]) {
+    /// [`eval`](Self::eval) (same method, applied to `H'`).
+    pub fn eval_derivatives(&self, ts: &[f32], out: &mut [Vec3]) {
         // The fourth weight is zero: `0·0` adds +0, which leaves every sum unchanged.
         let k = [self.p0 - self.p1, self.m0, self.m1, Vec3::ZERO];
         batch(
@@ -104,6 +104,18 @@ impl HermiteSegment {
             ts,
             out,
         );
+    }
+
+    /// Former name of [`eval`](Self::eval).
+    #[deprecated(note = "renamed to `eval` (positions at these parameters)")]
+    pub fn sample(&self, ts: &[f32], out: &mut [Vec3]) {
+        self.eval(ts, out);
+    }
+
+    /// Former name of [`eval_derivatives`](Self::eval_derivatives).
+    #[deprecated(note = "renamed to `eval_derivatives`")]
+    pub fn sample_derivatives(&self, ts: &[f32], out: &mut [Vec3]) {
+        self.eval_derivatives(ts, out);
     }
 
     /// The same curve as cubic Bézier control points `[b0, b1, b2, b3]`
@@ -417,8 +429,8 @@ mod tests {
         let ts: Vec<f32> = (0..1003).map(|i| i as f32 / 1000.0 - 0.001).collect();
         let mut pos = vec![Vec3::ZERO; ts.len()];
         let mut der = vec![Vec3::ZERO; ts.len()];
-        h.sample(&ts, &mut pos);
-        h.sample_derivatives(&ts, &mut der);
+        h.eval(&ts, &mut pos);
+        h.eval_derivatives(&ts, &mut der);
         for (i, &t) in ts.iter().enumerate() {
             assert_eq!(pos[i], h.position(t), "t {t}");
             assert_eq!(der[i], h.derivative(t), "t {t}");
@@ -458,11 +470,11 @@ mod tests {
             .collect();
         let mut buf = vec![Vec3::splat(f32::NAN); n + 4];
         for skip in 0..4 {
-            h.sample(&ts, &mut buf[skip..skip + n]);
+            h.eval(&ts, &mut buf[skip..skip + n]);
             for (i, &t) in ts.iter().enumerate() {
                 assert_eq!(buf[skip + i], h.position(t), "skip {skip}, t {t}");
             }
-            h.sample_derivatives(&ts, &mut buf[skip..skip + n]);
+            h.eval_derivatives(&ts, &mut buf[skip..skip + n]);
             for (i, &t) in ts.iter().enumerate() {
                 assert_eq!(buf[skip + i], h.derivative(t), "skip {skip}, t {t}");
             }

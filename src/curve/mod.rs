@@ -115,6 +115,13 @@ impl ParamCurve for AnyCurve {
             AnyCurve::Bezier(c) => c.derivative(segment, t),
         }
     }
+
+    fn positions(&self, segment: usize, ts: &[f32], out: &mut [Vec3]) {
+        match self {
+            AnyCurve::Cubic(c) => c.positions(segment, ts, out),
+            AnyCurve::Bezier(c) => c.positions(segment, ts, out),
+        }
+    }
 }
 
 /// How samples are spread along a curve.
@@ -193,9 +200,20 @@ pub trait ParamCurve {
         self.position(p.segment, p.t)
     }
 
+    /// Positions on segment `segment` at every `ts[i]` into `out[i]`
+    /// (`min(ts.len(), out.len())` of them). The default evaluates one point at a time; a
+    /// curve with a batch kernel (Bézier curves and chains) overrides it with the kernel,
+    /// which must give the same bits as [`position`](Self::position).
+    fn positions(&self, segment: usize, ts: &[f32], out: &mut [Vec3]) {
+        for (o, &t) in out.iter_mut().zip(ts) {
+            *o = self.position(segment, t);
+        }
+    }
+
     /// Fills `out` with positions at global parameters evenly spaced from the start to the end
     /// of the curve, both ends included (`out.len()` must be ≥ 2 to include both, a single
-    /// sample is the start point).
+    /// sample is the start point). Runs through [`positions`](Self::positions), so a curve's
+    /// batch kernel serves it.
     fn sample_uniform(&self, out: &mut [Vec3]) {
         let n = out.len();
         if n == 0 {
@@ -207,11 +225,41 @@ pub trait ParamCurve {
             return;
         }
         let last = (n - 1) as f64;
-        for (i, o) in out.iter_mut().enumerate() {
-            // f64 keeps i / (n-1) * segs exact enough for huge n and many segments.
-            let u = i as f64 / last * segs as f64;
-            let p = CurveParam::from_global_f64(u, segs);
-            *o = self.position(p.segment, p.t);
+        // f64 keeps i / (n-1) * segs exact enough for huge n and many segments.
+        fill_at_params(self, out, |i| {
+            CurveParam::from_global_f64(i as f64 / last * segs as f64, segs)
+        });
+    }
+}
+
+/// How many parameters [`fill_at_params`] gathers before it evaluates them.
+const PARAM_BLOCK: usize = 64;
+
+/// `out[i] = curve.position(param(i))` for every `i`, evaluated in blocks of consecutive
+/// parameters on one segment through [`ParamCurve::positions`] (the batch kernel when the
+/// curve has one). The results are those of the point-by-point loop.
+pub(crate) fn fill_at_params<C: ParamCurve + ?Sized>(
+    curve: &C,
+    out: &mut [Vec3],
+    mut param: impl FnMut(usize) -> CurveParam,
+) {
+    let mut ts = [0.0f32; PARAM_BLOCK];
+    let mut segs = [0usize; PARAM_BLOCK];
+    for (block, chunk) in out.chunks_mut(PARAM_BLOCK).enumerate() {
+        let base = block * PARAM_BLOCK;
+        for j in 0..chunk.len() {
+            let p = param(base + j);
+            (segs[j], ts[j]) = (p.segment, p.t);
+        }
+        let mut start = 0;
+        while start < chunk.len() {
+            let seg = segs[start];
+            let end = segs[start..chunk.len()]
+                .iter()
+                .position(|&s| s != seg)
+                .map_or(chunk.len(), |k| start + k);
+            curve.positions(seg, &ts[start..end], &mut chunk[start..end]);
+            start = end;
         }
     }
 }

@@ -35,10 +35,16 @@ pub enum WfStatus {
     Misaligned = 7,
     /// A Rust panic was caught at the boundary (a bug in wayfarer: please report it).
     Panic = 8,
+    /// A schedule key's distance is outside `[0, path length]` (a distance within
+    /// `4 * FLT_EPSILON * length` past an end is taken as that end and is not an error).
+    DistanceOutOfRange = 9,
+    /// Schedule key times do not increase by at least 1e-9 s per leg,
+    /// or span more than `DBL_MAX / 2` seconds.
+    InvalidKeyTime = 10,
 }
 
 /// Every status, in code order (used by tests and by `wf_status_str`).
-pub const ALL_STATUSES: [WfStatus; 9] = [
+pub const ALL_STATUSES: [WfStatus; 11] = [
     WfStatus::Ok,
     WfStatus::NullPointer,
     WfStatus::InvalidCount,
@@ -48,6 +54,8 @@ pub const ALL_STATUSES: [WfStatus; 9] = [
     WfStatus::OutOfRange,
     WfStatus::Misaligned,
     WfStatus::Panic,
+    WfStatus::DistanceOutOfRange,
+    WfStatus::InvalidKeyTime,
 ];
 
 impl WfStatus {
@@ -63,6 +71,12 @@ impl WfStatus {
             WfStatus::OutOfRange => "index or id out of range\0",
             WfStatus::Misaligned => "pointer not aligned for its element type\0",
             WfStatus::Panic => "internal panic caught at the C boundary (a wayfarer bug)\0",
+            WfStatus::DistanceOutOfRange => {
+                "distances: a key distance is outside [0, path length] (up to 4 * FLT_EPSILON * length past an end counts as that end)\0"
+            }
+            WfStatus::InvalidKeyTime => {
+                "times: key times must increase by at least 1e-9 s per leg and span at most DBL_MAX / 2 s\0"
+            }
         }
     }
 }

@@ -5,8 +5,8 @@
 //! Spacing values are `uint32_t` ([`WfSpacing`] names them) and are validated.
 
 use super::boundary::{
-    finite, float_len, floats_in, guard, point_in, points_in, points_out, slice_in, write_opt,
-    FfiResult, WfStatus,
+    finite, float_len, floats_in, guard, in_domain, point_in, points_in, points_out, slice_in,
+    write_opt, FfiResult, WfStatus,
 };
 use crate::curve::{
     self, BezierChain, BezierCurve, CubicSpline, HermiteSegment, ParamCurve, Projectile, Spacing,
@@ -141,15 +141,16 @@ unsafe fn bezier_chain_in(
     Ok(BezierChain::from_shared_points(p, d)?)
 }
 
-/// Samples the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
+/// Evaluates the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
 /// parameters `ts` (clamped to [0, 1]). Writes `count` positions to `out_positions` and, if
 /// `out_derivatives` is not NULL, `count` first derivatives to it; both capacities are in
-/// points. Uses the SIMD batch path (`HermiteSegment::sample`), bit-identical to the scalar one.
+/// points. Uses the SIMD batch path (`HermiteSegment::eval`), bit-identical to the scalar one.
+/// Formerly `wf_hermite_segment_sample`.
 ///
 /// # Safety
 /// Pointers must be NULL or valid for the counts given; outputs must not overlap inputs.
 #[no_mangle]
-pub unsafe extern "C" fn wf_hermite_segment_sample(
+pub unsafe extern "C" fn wf_hermite_segment_eval(
     p0: *const f32,
     p1: *const f32,
     m0: *const f32,
@@ -177,9 +178,9 @@ pub unsafe extern "C" fn wf_hermite_segment_sample(
                     count,
                 )?)
             };
-            seg.sample(ts, pos);
+            seg.eval(ts, pos);
             if let Some(der) = der {
-                seg.sample_derivatives(ts, der);
+                seg.eval_derivatives(ts, der);
             }
         }
         Ok(())
@@ -326,9 +327,9 @@ pub unsafe extern "C" fn wf_bezier_eval(
                     count,
                 )?)
             };
-            c.sample(ts, pos);
+            c.eval(ts, pos);
             if let Some(der) = der {
-                c.sample_derivatives(ts, der);
+                c.eval_derivatives(ts, der);
             }
         }
         Ok(())
@@ -371,8 +372,9 @@ pub unsafe extern "C" fn wf_bezier_chain_sample(
 /// `wf_bezier_chain_sample` takes them, every degree 2) and, if `out_count` is not NULL, that
 /// number to `*out_count`. `start` must not be below the ground. With `restitution = 0`, or a
 /// start on the ground moving down, arcs of zero duration are three copies of one point.
-/// A trajectory that leaves the float range (a huge velocity, a tiny gravity) is
-/// `WF_STATUS_INVALID_ARGUMENT`.
+/// Every float input, `gravity`, `ground_y` and `restitution` included, must be within ±1e15
+/// (else `WF_STATUS_NON_FINITE`); a trajectory whose control points leave that domain (a huge
+/// velocity, a tiny gravity) is `WF_STATUS_INVALID_ARGUMENT`.
 ///
 /// # Safety
 /// Pointers must be NULL or valid (3 floats for `start` and `velocity`, `out_capacity`
@@ -395,9 +397,9 @@ pub unsafe extern "C" fn wf_ballistic_bezier(
             let projectile = Projectile {
                 start: point_in(start)?,
                 velocity: point_in(velocity)?,
-                gravity,
-                ground_y,
-                restitution,
+                gravity: finite(gravity)?,
+                ground_y: finite(ground_y)?,
+                restitution: finite(restitution)?,
             };
             projectile.validate()?;
             let n = Projectile::control_point_count(bounces).ok_or(WfStatus::InvalidCount)?;
@@ -406,9 +408,12 @@ pub unsafe extern "C" fn wf_ballistic_bezier(
                 return Err(WfStatus::Misaligned);
             }
             let out = points_out(out_control_points, out_capacity, n)?;
-            // Finite inputs can still throw the projectile past the float range (a huge
-            // velocity, a tiny gravity): check every point before writing any.
-            if !projectile.control_points(bounces).all(|p| p.is_finite()) {
+            // Inputs in the domain can still throw the projectile past it (a huge velocity, a
+            // tiny gravity): check every point against the domain before writing any.
+            if !projectile
+                .control_points(bounces)
+                .all(|p| in_domain(p.x) && in_domain(p.y) && in_domain(p.z))
+            {
                 return Err(WfStatus::InvalidArgument);
             }
             for (o, p) in out.iter_mut().zip(projectile.control_points(bounces)) {

@@ -5,8 +5,7 @@
 
 use super::boundary::{
     finite, floats_in, guard, handle_free, handle_mut, handle_new, handle_ref, one_out,
-    opt_one_out, opt_points_out, opt_slice_out, points_in, points_out, slice_in, slice_out,
-    FfiResult, WfStatus,
+    opt_points_out, opt_slice_out, points_in, points_out, slice_in, slice_out, FfiResult, WfStatus,
 };
 use crate::timeline::{Ease, Key, Path, SampleArrays, ScheduleSet, TimelineError, Times, Wrap};
 
@@ -63,6 +62,8 @@ impl From<TimelineError> for WfStatus {
             TimelineError::BadCount => WfStatus::InvalidCount,
             TimelineError::NonFinite => WfStatus::NonFinite,
             TimelineError::InvalidKey => WfStatus::InvalidArgument,
+            TimelineError::DistanceOutOfRange => WfStatus::DistanceOutOfRange,
+            TimelineError::InvalidKeyTime => WfStatus::InvalidKeyTime,
             TimelineError::OutOfRange => WfStatus::OutOfRange,
         }
     }
@@ -218,14 +219,14 @@ pub unsafe extern "C" fn wf_path_length(path: *const WfPath, out_length: *mut f3
     })
 }
 
-/// Position and unit forward at each of `count` distances (clamped to [0, length]). The
-/// forward is finite everywhere (zero-speed points use the local chord, then +Z).
-/// `out_forwards` may be NULL.
+/// Position and unit forward at each of `count` arc-length distances (clamped to
+/// `[0, length]`: a path is defined only there). The forward is finite everywhere (zero-speed points use the local chord, then +Z).
+/// `out_forwards` may be NULL. Formerly `wf_path_sample`.
 ///
 /// # Safety
 /// Pointers must be NULL or valid for the counts given; outputs must not overlap inputs.
 #[no_mangle]
-pub unsafe extern "C" fn wf_path_sample(
+pub unsafe extern "C" fn wf_path_at_distances(
     path: *const WfPath,
     distances: *const f32,
     count: usize,
@@ -241,18 +242,7 @@ pub unsafe extern "C" fn wf_path_sample(
             let ds = floats_in(distances, count)?;
             let pos = points_out(out_positions, out_positions_capacity, count)?;
             let fwd = opt_points_out(out_forwards, out_forwards_capacity, count)?;
-            match fwd {
-                Some(fwd) => {
-                    for ((o, f), &d) in pos.iter_mut().zip(fwd.iter_mut()).zip(ds) {
-                        (*o, *f) = p.sample(d);
-                    }
-                }
-                None => {
-                    for (o, &d) in pos.iter_mut().zip(ds) {
-                        *o = p.position(d);
-                    }
-                }
-            }
+            p.at_distances(ds, pos, fwd);
         }
         Ok(())
     })
@@ -320,7 +310,8 @@ pub unsafe extern "C" fn wf_schedule_set_free(set: *mut WfScheduleSet) {
     unsafe { handle_free(set) }
 }
 
-/// Copies `path` into the set; `*out_path_index` (may be NULL) receives its index.
+/// Copies `path` into the set; `*out_path_index` receives its index (required, as every
+/// `new`/`add` out-pointer: NULL is `WF_STATUS_NULL_POINTER` and nothing is added).
 ///
 /// # Safety
 /// Handles must be NULL or live; `set` not used by another thread during the call.
@@ -335,23 +326,24 @@ pub unsafe extern "C" fn wf_schedule_set_add_path(
         unsafe {
             let s = handle_mut(set)?;
             let p = handle_ref(path)?;
-            let out = opt_one_out(out_path_index)?;
+            let out = one_out(out_path_index)?;
             if s.0.path_count() >= u32::MAX as usize {
                 return Err(WfStatus::InvalidCount);
             }
-            let i = s.0.add_path(p.0.clone());
-            if let Some(o) = out {
-                *o = i;
-            }
+            *out = s.0.add_path(p.0.clone());
         }
         Ok(())
     })
 }
 
-/// Adds an NPC on path `path_index`: be at `distances[i]` (in [0, path length]) at
-/// `times[i]` (strictly increasing), `key_count ≥ 2`; equal consecutive distances are a hold.
-/// `leg_ease`: NULL/0 or `key_count − 1` `WfEase` flags. `wrap`: a `WfWrap`. `*out_npc` (may
-/// be NULL) receives the NPC's index.
+/// Adds an NPC on path `path_index`: be at `distances[i]` at `times[i]`, `key_count ≥ 2`;
+/// equal consecutive distances are a hold. Times increase by at least 1e-9 s per leg
+/// (else `WF_STATUS_INVALID_KEY_TIME`). Distances are in
+/// `[0, path length]`; one at most `4 * FLT_EPSILON * length` past an end is taken as that end,
+/// farther is `WF_STATUS_DISTANCE_OUT_OF_RANGE`. A leg faster than 1e15 units/s is
+/// `WF_STATUS_INVALID_ARGUMENT`. `leg_ease`: NULL/0 or `key_count − 1` `WfEase` flags.
+/// `wrap`: a `WfWrap`. `*out_npc` receives the NPC's index (required: NULL is
+/// `WF_STATUS_NULL_POINTER` and nothing is added).
 ///
 /// # Safety
 /// Pointers must be NULL or valid for the counts given; `set` used by no other thread.
@@ -375,7 +367,7 @@ pub unsafe extern "C" fn wf_schedule_set_add_npc(
             let ds = floats_in(distances, key_count)?;
             let flags = slice_in(leg_ease, leg_ease_count)?;
             let wrap = wrap_in(wrap)?;
-            let out = opt_one_out(out_npc)?;
+            let out = one_out(out_npc)?;
             if !flags.is_empty() && flags.len() + 1 != key_count {
                 return Err(WfStatus::InvalidCount);
             }
@@ -391,17 +383,15 @@ pub unsafe extern "C" fn wf_schedule_set_add_npc(
                     distance: d as f64,
                 })
                 .collect();
-            let i = s.0.add_npc(path_index, &keys, &ease, wrap)?;
-            if let Some(o) = out {
-                *o = i;
-            }
+            *out = s.0.add_npc(path_index, &keys, &ease, wrap)?;
         }
         Ok(())
     })
 }
 
-/// Adds an NPC walking the whole of path `path_index` from `t_start` to `t_end` (`t_end >
-/// t_start`) at constant speed along its arc length (the seed's case). `*out_npc` may be NULL.
+/// Adds an NPC walking the whole of path `path_index` from `t_start` to `t_end` (at least
+/// 1e-9 s later, else `WF_STATUS_INVALID_KEY_TIME`) at constant speed along its arc length
+/// (the seed's case). `*out_npc` receives its index (required).
 ///
 /// # Safety
 /// Handles must be NULL or live; `set` used by no other thread.
@@ -420,11 +410,8 @@ pub unsafe extern "C" fn wf_schedule_set_add_npc_simple(
             let s = handle_mut(set)?;
             let (t0, t1) = (finite_time(t_start)?, finite_time(t_end)?);
             let wrap = wrap_in(wrap)?;
-            let out = opt_one_out(out_npc)?;
-            let i = s.0.add_npc_simple(path_index, t0, t1, wrap)?;
-            if let Some(o) = out {
-                *o = i;
-            }
+            let out = one_out(out_npc)?;
+            *out = s.0.add_npc_simple(path_index, t0, t1, wrap)?;
         }
         Ok(())
     })
@@ -660,7 +647,9 @@ pub unsafe extern "C" fn wf_schedule_set_evaluate_times_hinted(
 /// A loop boundary reports the last key then the first key. Writes up to `capacity` events
 /// (`out_npcs`, `out_keys`, `out_directions`, each may be NULL) and `*out_count`. If
 /// `capacity` is too small: `WF_STATUS_BUFFER_TOO_SMALL` and `*out_count` = the number needed
-/// (the only output written then).
+/// (the only output written then). The count is closed-form per NPC (its cost does not grow
+/// with the span of time); events are walked only to be written, so the work is bounded by
+/// `capacity`: with all three arrays NULL the call only counts.
 ///
 /// # Safety
 /// Pointers must be NULL or valid for `capacity` elements; `out_count` valid for one write.
@@ -685,6 +674,11 @@ pub unsafe extern "C" fn wf_schedule_set_crossings(
             if n > capacity {
                 *count_out = n;
                 return Err(WfStatus::BufferTooSmall);
+            }
+            if out_npcs.is_null() && out_keys.is_null() && out_directions.is_null() {
+                // Count only: the closed-form count, without walking the events.
+                *count_out = n;
+                return Ok(());
             }
             let mut npcs = opt_slice_out(out_npcs, capacity, n)?;
             let mut keys = opt_slice_out(out_keys, capacity, n)?;

@@ -22,7 +22,10 @@ mod transpose;
 
 pub use nearest::Nearest;
 pub use path::{Path, MAX_PIECES};
-pub use schedule::{Crossing, Ease, Key, NpcState, Schedule, ScheduleSample, Wrap, MAX_LEG_SPEED};
+pub use schedule::{
+    distance_tolerance, Crossing, Ease, Key, NpcState, Schedule, ScheduleSample, Wrap,
+    MAX_LEG_SPEED, MIN_LEG_SECONDS,
+};
 pub use set::{NpcSample, SampleArrays, ScheduleSet, Simd, Times};
 
 use crate::curve::CurveError;
@@ -43,8 +46,14 @@ pub enum TimelineError {
     BadCount,
     /// A time or distance is NaN or infinite.
     NonFinite,
-    /// Key times are not strictly increasing, or a distance lies outside `[0, length]`.
+    /// A leg is faster than [`MAX_LEG_SPEED`].
     InvalidKey,
+    /// A key distance lies outside `[0, length]` by more than [`distance_tolerance`] (within
+    /// it the distance is taken as the nearer end).
+    DistanceOutOfRange,
+    /// Key times do not increase by at least [`MIN_LEG_SECONDS`] per leg, or span more than
+    /// `f64::MAX / 2` seconds.
+    InvalidKeyTime,
     /// An index names no path or NPC.
     OutOfRange,
 }
@@ -61,8 +70,12 @@ impl core::fmt::Display for TimelineError {
             TimelineError::Curve(e) => write!(f, "curve: {e}"),
             TimelineError::BadCount => f.write_str("too few keys or a count mismatch"),
             TimelineError::NonFinite => f.write_str("a time or distance is NaN or infinite"),
-            TimelineError::InvalidKey => {
-                f.write_str("key times not strictly increasing or distance outside the path")
+            TimelineError::InvalidKey => f.write_str("a leg is faster than MAX_LEG_SPEED"),
+            TimelineError::DistanceOutOfRange => f.write_str(
+                "a key distance is outside [0, path length] (4 * f32::EPSILON * length past it is the end)",
+            ),
+            TimelineError::InvalidKeyTime => {
+                f.write_str("key times must increase by at least MIN_LEG_SECONDS (1e-9 s) per leg")
             }
             TimelineError::OutOfRange => f.write_str("index out of range"),
         }

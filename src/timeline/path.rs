@@ -647,17 +647,55 @@ impl Path {
         self.forward_at(self.param_at(d), d)
     }
 
-    /// Position and unit forward at distance `d`.
+    /// Position and unit forward at distance `d` (clamped to `[0, L]`).
+    #[inline]
+    pub fn at_distance(&self, d: f32) -> (Vec3, Vec3) {
+        self.at_param(self.param_at(d), d)
+    }
+
+    /// Positions (and unit forwards, when `forwards` is given) at every arc-length distance
+    /// `distances[i]` (clamped to `[0, L]`) into `positions[i]`; `min` of the lengths are
+    /// written. The batch form of [`position`](Self::position) and
+    /// [`at_distance`](Self::at_distance), with the same results. No allocation.
+    pub fn at_distances(
+        &self,
+        distances: &[f32],
+        positions: &mut [Vec3],
+        forwards: Option<&mut [Vec3]>,
+    ) {
+        match forwards {
+            Some(fwd) => {
+                for ((o, f), &d) in positions.iter_mut().zip(fwd.iter_mut()).zip(distances) {
+                    (*o, *f) = self.at_distance(d);
+                }
+            }
+            None => {
+                for (o, &d) in positions.iter_mut().zip(distances) {
+                    *o = self.position(d);
+                }
+            }
+        }
+    }
+
+    /// Former name of [`at_distance`](Self::at_distance).
+    #[deprecated(note = "renamed to `at_distance` (see also `at_distances`)")]
     #[inline]
     pub fn sample(&self, d: f32) -> (Vec3, Vec3) {
-        self.sample_param(self.param_at(d), d)
+        self.at_distance(d)
     }
 
     /// Position and unit forward at a parameter already found for distance `d`.
     #[inline(always)]
-    pub fn sample_param(&self, p: CurveParam, d: f32) -> (Vec3, Vec3) {
+    pub fn at_param(&self, p: CurveParam, d: f32) -> (Vec3, Vec3) {
         let (pos, der) = self.position_derivative(p);
         (pos, self.unit_or_chord(der, unit_recip(der), d))
+    }
+
+    /// Former name of [`at_param`](Self::at_param).
+    #[deprecated(note = "renamed to `at_param`")]
+    #[inline]
+    pub fn sample_param(&self, p: CurveParam, d: f32) -> (Vec3, Vec3) {
+        self.at_param(p, d)
     }
 
     /// Position and derivative `dC/dt` at `p`.
@@ -758,7 +796,7 @@ mod tests {
         let path = Path::polyline(&[p, p, p]).unwrap();
         assert_eq!(path.length(), 0.0);
         for d in [-1.0, 0.0, 0.5, 10.0] {
-            let (pos, fwd) = path.sample(d);
+            let (pos, fwd) = path.at_distance(d);
             assert_eq!(pos, p);
             assert_eq!(fwd, Vec3::Z);
         }
@@ -767,7 +805,7 @@ mod tests {
         let path =
             Path::polyline(&[Vec3::ZERO, Vec3::X, Vec3::X, Vec3::new(1.0, 0.0, 1.0)]).unwrap();
         assert!((path.length() - 2.0).abs() < 1e-6);
-        let (pos, fwd) = path.sample(1.0);
+        let (pos, fwd) = path.at_distance(1.0);
         assert!((pos - Vec3::X).length() < 1e-6);
         assert!(fwd.is_finite() && (fwd.length() - 1.0).abs() < 1e-6);
     }

@@ -39,6 +39,44 @@ use super::TimelineError;
 /// faster legs (keys a subnormal time apart, say) would give infinite or NaN velocities.
 pub const MAX_LEG_SPEED: f64 = 1.0e15;
 
+/// The shortest leg (or hold) a schedule accepts, in seconds: keys closer in time than this
+/// are refused ([`TimelineError::InvalidKeyTime`]). Shorter legs give speeds and eased positions that
+/// f64 time cannot resolve (a game clock's step is about 1e-3 s).
+pub const MIN_LEG_SECONDS: f64 = 1.0e-9;
+
+/// How far past either end of `[0, path_length]` a key distance may lie and still be taken as
+/// that end: `4 · f32::EPSILON · path_length`. A length summed by the caller in floats (the
+/// seed's way) differs from the path's own by a few ulps of the length; farther is an error
+/// ([`TimelineError::DistanceOutOfRange`]).
+#[inline]
+pub fn distance_tolerance(path_length: f64) -> f64 {
+    4.0 * f32::EPSILON as f64 * path_length
+}
+
+/// `keys` with every distance within [`distance_tolerance`] of `[0, path_length]` clamped into
+/// it; a distance farther out is [`TimelineError::DistanceOutOfRange`].
+pub(crate) fn clamp_distances(keys: &[Key], path_length: f64) -> Result<Vec<Key>, TimelineError> {
+    let slack = distance_tolerance(path_length);
+    keys.iter()
+        .map(|k| {
+            if !(k.distance >= -slack && k.distance <= path_length + slack) {
+                return Err(if k.distance.is_finite() {
+                    TimelineError::DistanceOutOfRange
+                } else {
+                    TimelineError::NonFinite
+                });
+            }
+            Ok(Key {
+                time: k.time,
+                distance: k.distance.clamp(0.0, path_length),
+            })
+        })
+        .collect()
+}
+
+/// The largest period index the crossing search uses exactly (f64 integers are exact there).
+const PERIOD_LIMIT: f64 = 9.0e15;
+
 /// What happens outside `[t₀, t_N]`.
 ///
 /// ```
@@ -295,14 +333,22 @@ pub(crate) fn build_legs(
     {
         return Err(TimelineError::NonFinite);
     }
-    if keys.windows(2).any(|w| w[1].time <= w[0].time)
-        || keys
-            .iter()
-            .any(|k| k.distance < 0.0 || k.distance > path_length)
-        || keys.windows(2).any(|w| {
-            (w[1].distance - w[0].distance).abs() > MAX_LEG_SPEED * (w[1].time - w[0].time)
-        })
+    if keys
+        .windows(2)
+        .any(|w| !(w[1].time - w[0].time >= MIN_LEG_SECONDS))
         || !(2.0 * (keys[keys.len() - 1].time - keys[0].time)).is_finite()
+    {
+        return Err(TimelineError::InvalidKeyTime);
+    }
+    if keys
+        .iter()
+        .any(|k| k.distance < 0.0 || k.distance > path_length)
+    {
+        return Err(TimelineError::DistanceOutOfRange);
+    }
+    if keys
+        .windows(2)
+        .any(|w| (w[1].distance - w[0].distance).abs() > MAX_LEG_SPEED * (w[1].time - w[0].time))
     {
         return Err(TimelineError::InvalidKey);
     }
@@ -341,16 +387,21 @@ impl Schedule {
     /// A schedule from its keys, optional per-leg easing (`ease` empty or one per leg) and
     /// wrap mode, for a path of length `path_length`.
     ///
+    /// A distance within [`distance_tolerance`] of `[0, path_length]` is taken as the nearer
+    /// end.
+    ///
     /// Errors: fewer than 2 keys or an easing count mismatch ([`TimelineError::BadCount`]),
-    /// NaN/Inf ([`TimelineError::NonFinite`]), times not strictly increasing, a distance
-    /// outside `[0, path_length]`, a leg faster than [`MAX_LEG_SPEED`] or keys spanning more
-    /// than `f64::MAX / 2` seconds ([`TimelineError::InvalidKey`]).
+    /// NaN/Inf ([`TimelineError::NonFinite`]), a leg shorter than [`MIN_LEG_SECONDS`] or keys
+    /// spanning more than `f64::MAX / 2` seconds ([`TimelineError::InvalidKeyTime`]), a distance
+    /// farther outside `[0, path_length]` ([`TimelineError::DistanceOutOfRange`]), a leg
+    /// faster than [`MAX_LEG_SPEED`] ([`TimelineError::InvalidKey`]).
     pub fn new(
         keys: &[Key],
         ease: &[Ease],
         wrap: Wrap,
         path_length: f64,
     ) -> Result<Self, TimelineError> {
+        let keys = &clamp_distances(keys, path_length)?[..];
         let legs = build_legs(keys, ease, path_length)?;
         Ok(Self {
             times: keys.iter().map(|k| k.time).collect(),
@@ -361,8 +412,8 @@ impl Schedule {
     }
 
     /// The seed's case: the whole path (`0 → path_length`) from `t_start` to `t_end` at
-    /// constant speed. Errors as [`Schedule::new`] (`t_end <= t_start` is
-    /// [`TimelineError::InvalidKey`]).
+    /// constant speed. Errors as [`Schedule::new`] (`t_end < t_start + MIN_LEG_SECONDS` is
+    /// [`TimelineError::InvalidKeyTime`]).
     pub fn simple(
         t_start: f64,
         t_end: f64,
@@ -411,7 +462,10 @@ impl Schedule {
         self.view().sample(t, Some(hint))
     }
 
-    /// Number of key crossings between `from` and `to` (either order), saturating.
+    /// Number of key crossings between `from` and `to` (either order), saturating; closed
+    /// form (the cost does not grow with the span). Exact while both times are within 9e15
+    /// periods of the first key; farther out, where f64 cannot tell the periods apart, it is
+    /// the whole periods in the span times the crossings per period.
     pub fn crossing_count(&self, from: f64, to: f64) -> usize {
         self.view().crossing_count(from, to)
     }
@@ -731,7 +785,7 @@ impl KeysView<'_> {
             Wrap::Loop => self.span(),
             Wrap::PingPong => 2.0 * self.span(),
         };
-        const LIM: f64 = 9.0e15;
+        const LIM: f64 = PERIOD_LIMIT;
         let t0 = self.t0();
         let a = ((lo - t0) / period).floor().clamp(-LIM, LIM) as i64 - 1;
         let b = ((hi - t0) / period).floor().clamp(-LIM, LIM) as i64 + 1;
@@ -752,6 +806,12 @@ impl KeysView<'_> {
         let (lo, hi) = (from.min(to), from.max(to));
         let (period, a, b) = self.periods(lo, hi);
         let occ = self.occurrence_count();
+        let far = |t: f64| !(((t - self.t0()) / period).abs() < PERIOD_LIMIT);
+        if period > 0.0 && (far(lo) || far(hi)) {
+            // Past 9e15 periods the period index is not exact in f64: the count is the number
+            // of whole periods in the span times the occurrences per period (saturating).
+            return (((hi - lo) / period).floor() * occ as f64) as usize;
+        }
         let count_in = |m: i64| -> usize {
             (0..occ)
                 .filter(|&j| {
@@ -858,19 +918,28 @@ mod tests {
         assert_eq!(e(&[(0.0, 0.0)]), Some(TimelineError::BadCount));
         assert_eq!(
             e(&[(0.0, 0.0), (0.0, 1.0)]),
-            Some(TimelineError::InvalidKey)
+            Some(TimelineError::InvalidKeyTime)
         );
         assert_eq!(
             e(&[(1.0, 0.0), (0.0, 1.0)]),
-            Some(TimelineError::InvalidKey)
+            Some(TimelineError::InvalidKeyTime)
+        );
+        assert_eq!(
+            e(&[(0.0, 0.0), (1e-10, 0.0)]),
+            Some(TimelineError::InvalidKeyTime)
         );
         assert_eq!(
             e(&[(0.0, 0.0), (1.0, 11.0)]),
-            Some(TimelineError::InvalidKey)
+            Some(TimelineError::DistanceOutOfRange)
         );
         assert_eq!(
             e(&[(0.0, -0.5), (1.0, 1.0)]),
-            Some(TimelineError::InvalidKey)
+            Some(TimelineError::DistanceOutOfRange)
+        );
+        assert_eq!(
+            Schedule::new(&keys(&[(0.0, 0.0), (1e-9, 2e6)]), &[], Wrap::Clamp, 1e7).err(),
+            Some(TimelineError::InvalidKey),
+            "faster than MAX_LEG_SPEED"
         );
         assert_eq!(
             e(&[(0.0, 0.0), (f64::NAN, 1.0)]),
@@ -878,7 +947,32 @@ mod tests {
         );
         assert_eq!(
             Schedule::simple(3.0, 3.0, Wrap::Loop, l).err(),
-            Some(TimelineError::InvalidKey)
+            Some(TimelineError::InvalidKeyTime)
+        );
+    }
+
+    #[test]
+    fn distances_a_few_ulps_past_the_ends_are_the_ends() {
+        let l = 10.0;
+        let slack = distance_tolerance(l);
+        let s = Schedule::new(
+            &keys(&[(0.0, -slack), (1.0, l + slack)]),
+            &[],
+            Wrap::Clamp,
+            l,
+        )
+        .unwrap();
+        let k: Vec<Key> = s.keys().collect();
+        assert_eq!((k[0].distance, k[1].distance), (0.0, l));
+        assert_eq!(
+            Schedule::new(
+                &keys(&[(0.0, 0.0), (1.0, l + 2.0 * slack)]),
+                &[],
+                Wrap::Clamp,
+                l
+            )
+            .err(),
+            Some(TimelineError::DistanceOutOfRange)
         );
     }
 

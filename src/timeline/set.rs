@@ -12,7 +12,9 @@
 //! set itself is never written, so any number of threads may evaluate it at once.
 
 use super::lanes::{Columns, Emit, Sink};
-use super::schedule::{build_legs, simple_keys, Crossing, Ease, Key, KeysView, Leg};
+use super::schedule::{
+    build_legs, clamp_distances, simple_keys, Crossing, Ease, Key, KeysView, Leg,
+};
 use super::{NpcState, Path, Schedule, ScheduleSample, TimelineError, Wrap};
 use crate::curve::CurveParam;
 pub use crate::simd::Simd;
@@ -44,7 +46,7 @@ fn finish(path: &Path, s: &ScheduleSample, param: CurveParam, frame: bool) -> Np
             state: s.state,
         };
     }
-    let (position, tangent) = path.sample_param(param, s.distance as f32);
+    let (position, tangent) = path.at_param(param, s.distance as f32);
     NpcSample {
         position,
         forward: tangent * s.facing,
@@ -241,6 +243,7 @@ impl ScheduleSet {
             .paths
             .get(path_index as usize)
             .ok_or(TimelineError::OutOfRange)?;
+        let keys = &clamp_distances(keys, path.length() as f64)?[..];
         let legs = build_legs(keys, ease, path.length() as f64)?;
         if self.key_time.len() + keys.len() > u32::MAX as usize {
             return Err(TimelineError::BadCount);

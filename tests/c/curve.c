@@ -40,27 +40,27 @@ static void hermite_segment(void) {
     const float bad_ts[2] = {0.5f, NAN};
     float pos[9], der[9];
     int i;
-    CHECK_STATUS(wf_hermite_segment_sample(p0, p1, m0, m1, ts, 3, pos, 3, der, 3), WF_STATUS_OK);
+    CHECK_STATUS(wf_hermite_segment_eval(p0, p1, m0, m1, ts, 3, pos, 3, der, 3), WF_STATUS_OK);
     for (i = 0; i < 3; ++i) {
         CHECK(pos[i] == p0[i]);
         CHECK(pos[6 + i] == p1[i]);
         CHECK(der[i] == m0[i]);
         CHECK(der[6 + i] == m1[i]);
     }
-    CHECK_REJECTS(wf_hermite_segment_sample(NULL, p1, m0, m1, ts, 3, buf, BUF, NULL, 0),
+    CHECK_REJECTS(wf_hermite_segment_eval(NULL, p1, m0, m1, ts, 3, buf, BUF, NULL, 0),
                   WF_STATUS_NULL_POINTER);
-    CHECK_REJECTS(wf_hermite_segment_sample(p0, p1, m0, m1, ts, 3, buf, 2, NULL, 0),
+    CHECK_REJECTS(wf_hermite_segment_eval(p0, p1, m0, m1, ts, 3, buf, 2, NULL, 0),
                   WF_STATUS_BUFFER_TOO_SMALL);
-    CHECK_REJECTS(wf_hermite_segment_sample(p0, p1, m0, m1, ts, 3, buf, BUF, buf + 30, 2),
+    CHECK_REJECTS(wf_hermite_segment_eval(p0, p1, m0, m1, ts, 3, buf, BUF, buf + 30, 2),
                   WF_STATUS_BUFFER_TOO_SMALL);
-    CHECK_REJECTS(wf_hermite_segment_sample(p0, p1, m0, m1, NULL, 3, buf, BUF, NULL, 0),
+    CHECK_REJECTS(wf_hermite_segment_eval(p0, p1, m0, m1, NULL, 3, buf, BUF, NULL, 0),
                   WF_STATUS_NULL_POINTER);
-    CHECK_REJECTS(wf_hermite_segment_sample(p0, p1, m0, m1, bad_ts, 2, buf, BUF, NULL, 0),
+    CHECK_REJECTS(wf_hermite_segment_eval(p0, p1, m0, m1, bad_ts, 2, buf, BUF, NULL, 0),
                   WF_STATUS_NON_FINITE);
-    CHECK_REJECTS(wf_hermite_segment_sample(p0, p1, m0, m1, ts, SIZE_MAX / 2, buf, BUF, NULL, 0),
+    CHECK_REJECTS(wf_hermite_segment_eval(p0, p1, m0, m1, ts, SIZE_MAX / 2, buf, BUF, NULL, 0),
                   WF_STATUS_INVALID_COUNT);
     /* (NULL, 0) is a valid empty array. */
-    CHECK_STATUS(wf_hermite_segment_sample(p0, p1, m0, m1, NULL, 0, NULL, 0, NULL, 0), WF_STATUS_OK);
+    CHECK_STATUS(wf_hermite_segment_eval(p0, p1, m0, m1, NULL, 0, NULL, 0, NULL, 0), WF_STATUS_OK);
 }
 
 static const float knots[4 * 3] = {0, 0, 0, 3, 0, 1, 6, 1, 0, 9, 0, 2};

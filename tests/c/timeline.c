@@ -27,7 +27,7 @@ static void paths(void) {
     CHECK_STATUS(wf_path_new_polyline(L_POINTS, 4, &path), WF_STATUS_OK);
     CHECK_STATUS(wf_path_length(path, &len), WF_STATUS_OK);
     CHECK_NEAR(len, 15.0, 1e-5);
-    CHECK_STATUS(wf_path_sample(path, ds, 3, pos, 3, fwd, 3), WF_STATUS_OK);
+    CHECK_STATUS(wf_path_at_distances(path, ds, 3, pos, 3, fwd, 3), WF_STATUS_OK);
     CHECK_NEAR(pos[0], 1.5, 1e-5);
     CHECK_NEAR(pos[2], 2.0, 1e-5);
     CHECK_NEAR(pos[4], 5.0, 1e-5); /* 10 m: 5 m up the vertical leg */
@@ -36,7 +36,7 @@ static void paths(void) {
     CHECK_NEAR(fwd[2], 0.8, 1e-5);
     CHECK_NEAR(fwd[4], 1.0, 1e-5);
     /* forwards optional */
-    CHECK_STATUS(wf_path_sample(path, ds, 3, pos, 3, NULL, 0), WF_STATUS_OK);
+    CHECK_STATUS(wf_path_at_distances(path, ds, 3, pos, 3, NULL, 0), WF_STATUS_OK);
 
     {
         const float q[6] = {10, 0, 0, 3, 7, 9};
@@ -64,16 +64,16 @@ static void paths(void) {
 
     /* Bad input to sample: nothing written. */
     fill(sentinel, 9, -7.0f);
-    CHECK_STATUS(wf_path_sample(path, ds, 3, sentinel, 2, NULL, 0), WF_STATUS_BUFFER_TOO_SMALL);
-    CHECK_STATUS(wf_path_sample(path, ds, 3, sentinel, 3, fwd, 2), WF_STATUS_BUFFER_TOO_SMALL);
-    CHECK_STATUS(wf_path_sample(NULL, ds, 3, sentinel, 3, NULL, 0), WF_STATUS_NULL_POINTER);
-    CHECK_STATUS(wf_path_sample(path, NULL, 3, sentinel, 3, NULL, 0), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_path_at_distances(path, ds, 3, sentinel, 2, NULL, 0), WF_STATUS_BUFFER_TOO_SMALL);
+    CHECK_STATUS(wf_path_at_distances(path, ds, 3, sentinel, 3, fwd, 2), WF_STATUS_BUFFER_TOO_SMALL);
+    CHECK_STATUS(wf_path_at_distances(NULL, ds, 3, sentinel, 3, NULL, 0), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_path_at_distances(path, NULL, 3, sentinel, 3, NULL, 0), WF_STATUS_NULL_POINTER);
     {
         const float bad[2] = {1.0f, INFINITY};
-        CHECK_STATUS(wf_path_sample(path, bad, 2, sentinel, 3, NULL, 0), WF_STATUS_NON_FINITE);
+        CHECK_STATUS(wf_path_at_distances(path, bad, 2, sentinel, 3, NULL, 0), WF_STATUS_NON_FINITE);
     }
     CHECK(all_equal(sentinel, 9, -7.0f));
-    CHECK_STATUS(wf_path_sample(path, NULL, 0, NULL, 0, NULL, 0), WF_STATUS_OK);
+    CHECK_STATUS(wf_path_at_distances(path, NULL, 0, NULL, 0, NULL, 0), WF_STATUS_OK);
     CHECK_STATUS(wf_path_length(NULL, &len), WF_STATUS_NULL_POINTER);
     CHECK_STATUS(wf_path_length(path, NULL), WF_STATUS_NULL_POINTER);
 
@@ -84,7 +84,7 @@ static void paths(void) {
         CHECK_STATUS(wf_path_new_polyline(same, 3, &other), WF_STATUS_OK);
         CHECK_STATUS(wf_path_length(other, &len), WF_STATUS_OK);
         CHECK(len == 0.0f);
-        CHECK_STATUS(wf_path_sample(other, d1, 2, pos, 3, fwd, 3), WF_STATUS_OK);
+        CHECK_STATUS(wf_path_at_distances(other, d1, 2, pos, 3, fwd, 3), WF_STATUS_OK);
         CHECK(pos[3] == 1.0f && pos[4] == 2.0f && pos[5] == 3.0f);
         CHECK(fwd[0] == 0.0f && fwd[1] == 0.0f && fwd[2] == 1.0f);
         wf_path_free(other);
@@ -149,7 +149,8 @@ static WfScheduleSet *make_set(void) {
         CHECK(npc == 1);
     }
     /* NPC 2: simple ping-pong 100..115 s. */
-    CHECK_STATUS(wf_schedule_set_add_npc_simple(set, 0, 100.0, 115.0, WF_WRAP_PING_PONG, NULL), WF_STATUS_OK);
+    CHECK_STATUS(wf_schedule_set_add_npc_simple(set, 0, 100.0, 115.0, WF_WRAP_PING_PONG, &npc), WF_STATUS_OK);
+    CHECK(npc == 2);
     return set;
 }
 
@@ -324,15 +325,15 @@ static void add_npc_bad_input(void) {
     CHECK_STATUS(wf_schedule_set_add_npc(set, 1, t, d, 3, NULL, 0, WF_WRAP_CLAMP, &npc), WF_STATUS_OUT_OF_RANGE);
     CHECK_STATUS(wf_schedule_set_add_npc_simple(set, 7, 0.0, 1.0, WF_WRAP_CLAMP, &npc), WF_STATUS_OUT_OF_RANGE);
     /* t_end == t_start, decreasing or equal key times */
-    CHECK_STATUS(wf_schedule_set_add_npc_simple(set, 0, 3.0, 3.0, WF_WRAP_CLAMP, &npc), WF_STATUS_INVALID_ARGUMENT);
-    CHECK_STATUS(wf_schedule_set_add_npc_simple(set, 0, 3.0, 1.0, WF_WRAP_CLAMP, &npc), WF_STATUS_INVALID_ARGUMENT);
+    CHECK_STATUS(wf_schedule_set_add_npc_simple(set, 0, 3.0, 3.0, WF_WRAP_CLAMP, &npc), WF_STATUS_INVALID_KEY_TIME);
+    CHECK_STATUS(wf_schedule_set_add_npc_simple(set, 0, 3.0, 1.0, WF_WRAP_CLAMP, &npc), WF_STATUS_INVALID_KEY_TIME);
     {
         const double eq[3] = {0.0, 5.0, 5.0};
         const double dec[3] = {0.0, 5.0, 4.0};
         CHECK_STATUS(wf_schedule_set_add_npc(set, 0, eq, d, 3, NULL, 0, WF_WRAP_CLAMP, &npc),
-                     WF_STATUS_INVALID_ARGUMENT);
+                     WF_STATUS_INVALID_KEY_TIME);
         CHECK_STATUS(wf_schedule_set_add_npc(set, 0, dec, d, 3, NULL, 0, WF_WRAP_CLAMP, &npc),
-                     WF_STATUS_INVALID_ARGUMENT);
+                     WF_STATUS_INVALID_KEY_TIME);
     }
     /* distances outside [0, length] or non-finite */
     {
@@ -341,14 +342,26 @@ static void add_npc_bad_input(void) {
         const float nan_d[3] = {0.0f, NAN, 4.0f};
         const double inf_t[3] = {0.0, 5.0, INFINITY};
         CHECK_STATUS(wf_schedule_set_add_npc(set, 0, t, far, 3, NULL, 0, WF_WRAP_CLAMP, &npc),
-                     WF_STATUS_INVALID_ARGUMENT);
+                     WF_STATUS_DISTANCE_OUT_OF_RANGE);
         CHECK_STATUS(wf_schedule_set_add_npc(set, 0, t, neg, 3, NULL, 0, WF_WRAP_CLAMP, &npc),
-                     WF_STATUS_INVALID_ARGUMENT);
+                     WF_STATUS_DISTANCE_OUT_OF_RANGE);
         CHECK_STATUS(wf_schedule_set_add_npc(set, 0, t, nan_d, 3, NULL, 0, WF_WRAP_CLAMP, &npc),
                      WF_STATUS_NON_FINITE);
         CHECK_STATUS(wf_schedule_set_add_npc(set, 0, inf_t, d, 3, NULL, 0, WF_WRAP_CLAMP, &npc),
                      WF_STATUS_NON_FINITE);
         CHECK_STATUS(wf_schedule_set_add_npc_simple(set, 0, NAN, 1.0, WF_WRAP_CLAMP, &npc), WF_STATUS_NON_FINITE);
+    }
+    /* Legs shorter than 1e-9 s (holds too) are refused. */
+    {
+        const double short_leg[3] = {0.0, 1.0e-10, 5.0};
+        const double short_hold[3] = {0.0, 5.0, 5.0 + 1.0e-12};
+        const float hold_d[3] = {0.0f, 4.0f, 4.0f};
+        CHECK_STATUS(wf_schedule_set_add_npc(set, 0, short_leg, d, 3, NULL, 0, WF_WRAP_CLAMP, &npc),
+                     WF_STATUS_INVALID_KEY_TIME);
+        CHECK_STATUS(wf_schedule_set_add_npc(set, 0, short_hold, hold_d, 3, NULL, 0, WF_WRAP_CLAMP, &npc),
+                     WF_STATUS_INVALID_KEY_TIME);
+        CHECK_STATUS(wf_schedule_set_add_npc_simple(set, 0, 1.0, 1.0 + 1.0e-20, WF_WRAP_CLAMP, &npc),
+                     WF_STATUS_INVALID_KEY_TIME);
     }
     /* counts, flags, wrap */
     CHECK_STATUS(wf_schedule_set_add_npc(set, 0, t, d, 1, NULL, 0, WF_WRAP_CLAMP, &npc), WF_STATUS_INVALID_COUNT);
@@ -362,6 +375,9 @@ static void add_npc_bad_input(void) {
     CHECK_STATUS(wf_schedule_set_add_npc(NULL, 0, t, d, 3, NULL, 0, WF_WRAP_CLAMP, &npc), WF_STATUS_NULL_POINTER);
     CHECK_STATUS(wf_schedule_set_add_path(set, NULL, &npc), WF_STATUS_NULL_POINTER);
     CHECK_STATUS(wf_schedule_set_add_path(NULL, NULL, &npc), WF_STATUS_NULL_POINTER);
+    /* Out-pointers of every add/new are required: NULL adds nothing. */
+    CHECK_STATUS(wf_schedule_set_add_npc(set, 0, t, d, 3, NULL, 0, WF_WRAP_CLAMP, NULL), WF_STATUS_NULL_POINTER);
+    CHECK_STATUS(wf_schedule_set_add_npc_simple(set, 0, 0.0, 1.0, WF_WRAP_CLAMP, NULL), WF_STATUS_NULL_POINTER);
     CHECK_STATUS(wf_schedule_set_new(NULL), WF_STATUS_NULL_POINTER);
     CHECK_STATUS(wf_schedule_set_npc_count(NULL, &n), WF_STATUS_NULL_POINTER);
     CHECK_STATUS(wf_schedule_set_npc_count(set, NULL), WF_STATUS_NULL_POINTER);
@@ -377,10 +393,11 @@ static void add_npc_bad_input(void) {
         float pos[12];
         uint32_t pi = 0, st[4];
         CHECK_STATUS(wf_path_new_polyline(same, 2, &empty), WF_STATUS_OK);
+        CHECK_STATUS(wf_schedule_set_add_path(set, empty, NULL), WF_STATUS_NULL_POINTER);
         CHECK_STATUS(wf_schedule_set_add_path(set, empty, &pi), WF_STATUS_OK);
         CHECK(pi == 1);
         wf_path_free(empty);
-        CHECK_STATUS(wf_schedule_set_add_npc_simple(set, pi, 0.0, 10.0, WF_WRAP_LOOP, NULL), WF_STATUS_OK);
+        CHECK_STATUS(wf_schedule_set_add_npc_simple(set, pi, 0.0, 10.0, WF_WRAP_LOOP, &npc), WF_STATUS_OK);
         CHECK_STATUS(wf_schedule_set_evaluate(set, 3.0, NULL, 0, NULL, 0, NULL, 0, NULL, 0), WF_STATUS_OK);
         {
             float p5[15], f5[15], v5[15];
@@ -454,6 +471,17 @@ static void crossings(void) {
     CHECK_STATUS(wf_schedule_set_crossings(set, 0.0, 3.0e6, NULL, NULL, NULL, 0, &count2),
                  WF_STATUS_BUFFER_TOO_SMALL);
     CHECK(count2 > 400000);
+    /* Count only (every array NULL, any capacity): closed-form, however long the span. On a
+     * 30 s loop, 1e15 s is 1.3e14 events; walking them would never return. */
+    count2 = 0;
+    CHECK_STATUS(wf_schedule_set_crossings(set, 0.0, 1.0e15, NULL, NULL, NULL, SIZE_MAX, &count2), WF_STATUS_OK);
+    CHECK(count2 > (size_t)100000000000000ull);
+    {
+        size_t zero_cap = 0;
+        CHECK_STATUS(wf_schedule_set_crossings(set, 0.0, 1.0e15, NULL, NULL, NULL, 0, &zero_cap),
+                     WF_STATUS_BUFFER_TOO_SMALL);
+        CHECK(zero_cap == count2);
+    }
     /* Equal times: no events. */
     CHECK_STATUS(wf_schedule_set_crossings(set, 5.0, 5.0, npcs, keys, dirs, 0, &count), WF_STATUS_OK);
     CHECK(count == 0);

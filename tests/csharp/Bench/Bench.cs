@@ -88,7 +88,7 @@ namespace Wayfarer.Bench
             {
                 for (int i = 0; i < n; i++) outp[i] = SeedHermite(p0, p1, m0, m1, ts[i]);
             }, seconds);
-            double native = Time(() => HermiteSegment.Sample(p0, p1, m0, m1, ts, outp), seconds);
+            double native = Time(() => HermiteSegment.Evaluate(p0, p1, m0, m1, ts, outp), seconds);
             Report("Hermite point (seed 000 GetPoint), 100k", "point", managed, native, n);
             double perCall = Time(() =>
             {
@@ -166,7 +166,7 @@ namespace Wayfarer.Bench
             using (var path = MotionPath.FromPolyline(pts))
             using (var set = new ScheduleSet())
             {
-                uint p = set.AddPath(path);
+                int p = set.AddPath(path);
                 for (int i = 0; i < npcs; i++) set.AddNpc(p, starts[i], starts[i] + 600.0, Wrap.Clamp);
                 double native = Time(() => set.Evaluate(now, outp), seconds);
                 Report("Timed NPC position (seed 001), 1000 NPCs × 32 pts", "NPC", managed, native, npcs);

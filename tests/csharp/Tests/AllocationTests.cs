@@ -92,7 +92,7 @@ namespace Wayfarer.Tests
             {
                 var distances = new float[64];
                 var positions = new Vector3[64];
-                Action pathFrame = () => path.Sample(distances, positions);
+                Action pathFrame = () => path.AtDistances(distances, positions);
                 Assert.Equal(0L, Allocated(pathFrame), "MotionPath.Sample bytes per " + Frames + " calls");
             }
             Assert.Equal(0L, Allocated(beanFrame), "BeanFollower bytes per " + Frames + " frames");

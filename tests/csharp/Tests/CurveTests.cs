@@ -17,7 +17,7 @@ namespace Wayfarer.Tests
             for (int i = 0; i < n; i++) ts[i] = i / (n - 1f);
             var pos = new Vector3[n];
             var der = new Vector3[n];
-            HermiteSegment.Sample(P0, P1, M0, M1, ts, pos, der);
+            HermiteSegment.Evaluate(P0, P1, M0, M1, ts, pos, der);
             for (int i = 0; i < n; i++)
             {
                 Assert.Near(Ref.Hermite(P0, P1, M0, M1, ts[i]), pos[i], 1e-5, "p(" + ts[i] + ")");
@@ -39,13 +39,13 @@ namespace Wayfarer.Tests
         {
             var sentinel = new Vector3(-7, -7, -7);
             var pos = new[] { sentinel, sentinel };
-            Assert.Fails(WfStatus.NonFinite, () => HermiteSegment.Sample(new Vector3(float.NaN, 0, 0), P1, M0, M1, new[] { 0f, 1f }, pos), "NaN point");
-            Assert.Fails(WfStatus.NonFinite, () => HermiteSegment.Sample(P0, P1, M0, M1, new[] { 0f, float.PositiveInfinity }, pos), "Inf t");
-            Assert.Fails(WfStatus.BufferTooSmall, () => HermiteSegment.Sample(P0, P1, M0, M1, new[] { 0f, 0.5f, 1f }, pos), "3 into 2");
-            Assert.Fails(WfStatus.BufferTooSmall, () => HermiteSegment.Sample(P0, P1, M0, M1, new[] { 0f, 1f }, pos, new Vector3[1]), "derivatives too small");
+            Assert.Fails(WfStatus.NonFinite, () => HermiteSegment.Evaluate(new Vector3(float.NaN, 0, 0), P1, M0, M1, new[] { 0f, 1f }, pos), "NaN point");
+            Assert.Fails(WfStatus.NonFinite, () => HermiteSegment.Evaluate(P0, P1, M0, M1, new[] { 0f, float.PositiveInfinity }, pos), "Inf t");
+            Assert.Fails(WfStatus.BufferTooSmall, () => HermiteSegment.Evaluate(P0, P1, M0, M1, new[] { 0f, 0.5f, 1f }, pos), "3 into 2");
+            Assert.Fails(WfStatus.BufferTooSmall, () => HermiteSegment.Evaluate(P0, P1, M0, M1, new[] { 0f, 1f }, pos, new Vector3[1]), "derivatives too small");
             Assert.True(pos[0].Equals(sentinel) && pos[1].Equals(sentinel), "nothing written on failure");
-            HermiteSegment.Sample(P0, P1, M0, M1, new float[0], new Vector3[0]);
-            HermiteSegment.Sample(P0, P1, M0, M1, null, null);
+            HermiteSegment.Evaluate(P0, P1, M0, M1, new float[0], new Vector3[0]);
+            HermiteSegment.Evaluate(P0, P1, M0, M1, null, null);
         }
 
         [Test]

@@ -59,10 +59,10 @@ namespace Wayfarer.Tests
                     var fw = new NativeArray<Vector3>(n, Allocator.Persistent);
                     var ds = new float[n];
                     for (int i = 0; i < n; i++) d[i] = ds[i] = path.Length * i / (n - 1);
-                    path.Sample(ds, expected);
-                    path.Sample(d, no, fw);
+                    path.AtDistances(ds, expected);
+                    path.AtDistances(d, no, fw);
                     for (int i = 0; i < n; i++) Assert.True(no[i].Equals(expected[i]), "path sample " + i);
-                    path.Sample(d, no, default(NativeArray<Vector3>));
+                    path.AtDistances(d, no, default(NativeArray<Vector3>));
                     d.Dispose();
                     fw.Dispose();
                 }

@@ -18,7 +18,7 @@ namespace Wayfarer.Tests
                 var d = new[] { 0f, 2.5f, 6f, 8f, 10f, 12f, -3f };
                 var pos = new Vector3[d.Length];
                 var fwd = new Vector3[d.Length];
-                path.Sample(d, pos, fwd);
+                path.AtDistances(d, pos, fwd);
                 for (int i = 0; i < d.Length; i++)
                 {
                     Assert.Near(Ref.PolylineAt(LPath, Math.Max(0, Math.Min(10, d[i]))), pos[i], 1e-5, "distance " + d[i]);
@@ -27,7 +27,7 @@ namespace Wayfarer.Tests
                 Assert.Near(new Vector3(1, 0, 0), fwd[1], 1e-5, "first leg forward");
                 Assert.Near(new Vector3(0, 0, 1), fwd[3], 1e-5, "second leg forward");
                 Vector3 p, f;
-                path.Sample(8f, out p, out f);
+                path.AtDistance(8f, out p, out f);
                 Assert.Near(new Vector3(6, 0, 2), p, 1e-5, "single sample");
                 Assert.Near(new Vector3(6, 0, 2), path.PositionAt(8f), 1e-5, "PositionAt");
             }
@@ -63,7 +63,7 @@ namespace Wayfarer.Tests
                 var d = new float[n];
                 for (int i = 0; i < n; i++) d[i] = path.Length * i / (n - 1);
                 var pos = new Vector3[n];
-                path.Sample(d, pos);
+                path.AtDistances(d, pos);
                 double step = path.Length / (n - 1);
                 for (int i = 1; i < n; i++) Assert.Near(step, Vector3.Distance(pos[i - 1], pos[i]), step * 0.01, "step " + i);
             }
@@ -95,8 +95,8 @@ namespace Wayfarer.Tests
             {
                 var sentinel = new Vector3(-9, -9, -9);
                 var pos = new[] { sentinel };
-                Assert.Fails(WfStatus.BufferTooSmall, () => path.Sample(new[] { 1f, 2f }, pos), "capacity");
-                Assert.Fails(WfStatus.NonFinite, () => path.Sample(new[] { float.NaN }, pos), "NaN distance");
+                Assert.Fails(WfStatus.BufferTooSmall, () => path.AtDistances(new[] { 1f, 2f }, pos), "capacity");
+                Assert.Fails(WfStatus.NonFinite, () => path.AtDistances(new[] { float.NaN }, pos), "NaN distance");
                 Assert.True(pos[0].Equals(sentinel), "untouched");
             }
         }
@@ -109,10 +109,10 @@ namespace Wayfarer.Tests
             using (var path = MotionPath.FromPolyline(LPath))
             using (var set = new ScheduleSet())
             {
-                uint p = set.AddPath(path);
-                uint clamp = set.AddNpc(p, 100.0, 110.0, Wrap.Clamp);
-                uint loop = set.AddNpc(p, 100.0, 110.0, Wrap.Loop);
-                uint ping = set.AddNpc(p, 100.0, 110.0, Wrap.PingPong);
+                int p = set.AddPath(path);
+                int clamp = set.AddNpc(p, 100.0, 110.0, Wrap.Clamp);
+                int loop = set.AddNpc(p, 100.0, 110.0, Wrap.Loop);
+                int ping = set.AddNpc(p, 100.0, 110.0, Wrap.PingPong);
                 Assert.Equal(3, set.NpcCount, "count");
                 var pos = new Vector3[3];
                 var fwd = new Vector3[3];
@@ -145,7 +145,7 @@ namespace Wayfarer.Tests
             using (var path = MotionPath.FromPolyline(LPath))
             using (var set = new ScheduleSet())
             {
-                uint p = set.AddPath(path);
+                int p = set.AddPath(path);
                 // Walk 6 m in 6 s, wait 4 s at the corner, walk 4 m in 2 s.
                 var times = new[] { 0.0, 6.0, 10.0, 12.0 };
                 var dist = new[] { 0f, 6f, 6f, 10f };
@@ -186,7 +186,7 @@ namespace Wayfarer.Tests
             using (var path = MotionPath.FromPolyline(LPath))
             using (var set = new ScheduleSet())
             {
-                uint p = set.AddPath(path);
+                int p = set.AddPath(path);
                 for (int i = 0; i < 5; i++) set.AddNpc(p, new[] { 0.0, 5.0, 10.0 }, new[] { 0f, 6f, 10f }, null, Wrap.Clamp);
                 var buffer = new CrossingBuffer(1);
                 int n = set.Crossings(2.0, 7.0, buffer);
@@ -194,7 +194,7 @@ namespace Wayfarer.Tests
                 Assert.True(buffer.Capacity >= 5, "grown");
                 for (int i = 0; i < n; i++)
                 {
-                    Assert.Equal(1u, buffer.Keys[i], "key 1");
+                    Assert.Equal(1, buffer.Keys[i], "key 1");
                     Assert.Equal(1, buffer.Directions[i], "forward");
                 }
                 n = set.Crossings(7.0, 2.0, buffer);
@@ -210,14 +210,35 @@ namespace Wayfarer.Tests
             using (var path = MotionPath.FromPolyline(LPath))
             using (var set = new ScheduleSet())
             {
-                uint p = set.AddPath(path);
+                int p = set.AddPath(path);
                 Assert.Fails(WfStatus.OutOfRange, () => set.AddNpc(p + 5, 0.0, 1.0, Wrap.Clamp), "unknown path");
                 Assert.Fails(WfStatus.InvalidArgument, () => set.AddNpc(p, 0.0, 1.0, (Wrap)7), "bad wrap");
                 Assert.Fails(WfStatus.NonFinite, () => set.AddNpc(p, double.NaN, 1.0, Wrap.Clamp), "NaN time");
-                Assert.Fails(WfStatus.InvalidArgument, () => set.AddNpc(p, new[] { 0.0, 0.0 }, new[] { 0f, 1f }, null, Wrap.Clamp), "times not increasing");
+                Assert.Fails(WfStatus.InvalidKeyTime, () => set.AddNpc(p, new[] { 0.0, 0.0 }, new[] { 0f, 1f }, null, Wrap.Clamp), "times not increasing");
+                Assert.Fails(WfStatus.InvalidKeyTime, () => set.AddNpc(p, 3.0, 3.0 + 1e-12), "a leg shorter than 1e-9 s");
+                Assert.Throws<ArgumentOutOfRangeException>(() => set.AddNpc(-1, 0.0, 1.0), "negative path index");
+                // A length summed in floats may be a few ulps past the path's: it is the end.
+                float summed = path.Length * (1f + 2f * 1.1920929e-7f);
+                int npc = set.AddNpc(p, new[] { 0.0, 1.0 }, new[] { 0f, summed });
+                var atEnd = new Vector3[npc + 1];
+                set.Evaluate(2.0, atEnd);
+                Assert.Near(LPath[LPath.Length - 1], atEnd[npc], 1e-5, "clamped to the end");
+                // Farther: the message names the argument, its value and the range.
+                try
+                {
+                    set.AddNpc(p, new[] { 0.0, 1.0, 2.0 }, new[] { 0f, 1f, path.Length + 0.01f });
+                    throw new Exception("no exception for a distance past the end");
+                }
+                catch (WayfarerException e)
+                {
+                    Assert.Equal(WfStatus.DistanceOutOfRange, e.Status, "status");
+                    Assert.True(e.Message.Contains("distances[2] = ") && e.Message.Contains("is outside [0, " + path.Length.ToString("R") + "]"),
+                        "message names the key and the range: " + e.Message);
+                }
+                Assert.Equal(1, set.NpcCount, "only the clamped NPC was added");
                 set.AddNpc(p, 0.0, 1.0, Wrap.Clamp);
-                set.AddNpc(p, 0.0, 2.0, Wrap.Clamp);
-                Assert.Fails(WfStatus.BufferTooSmall, () => set.Evaluate(0.5, new Vector3[1]), "room for one of two");
+                set.AddNpc(p, 0.0, 2.0);
+                Assert.Fails(WfStatus.BufferTooSmall, () => set.Evaluate(0.5, new Vector3[2]), "room for two of three");
                 set.Dispose();
                 set.Dispose();
                 Assert.Throws<ObjectDisposedException>(() => set.Evaluate(0.5, new Vector3[1]), "use after dispose");

@@ -201,7 +201,7 @@ namespace Wayfarer.Components
         void Place(float distance)
         {
             Vector3 position, forward;
-            _path.Sample(distance, out position, out forward);
+            _path.AtDistance(distance, out position, out forward);
             Distance = distance;
             transform.position = position;
             if (_faceAlongPath && forward.sqrMagnitude > 1e-12f)

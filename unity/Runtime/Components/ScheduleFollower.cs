@@ -273,9 +273,9 @@ namespace Wayfarer.Components
         }
 
         /// <summary>Adds this NPC (its path and keys) to a schedule set; returns its NPC index.</summary>
-        internal uint AddTo(ScheduleSet set)
+        internal int AddTo(ScheduleSet set)
         {
-            uint pathIndex = set.AddPath(_path);
+            int pathIndex = set.AddPath(_path);
             return set.AddNpc(pathIndex, _times, _distances, _ease, _wrap);
         }
 

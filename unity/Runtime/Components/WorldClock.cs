@@ -133,7 +133,7 @@ namespace Wayfarer.Components
                 int crossings = _set.Crossings(_lastEvaluated, _now, _crossings);
                 for (int i = 0; i < crossings; i++)
                 {
-                    _followers[(int)_crossings.Npcs[i]].RaiseCrossing((int)_crossings.Keys[i], _crossings.Directions[i]);
+                    _followers[_crossings.Npcs[i]].RaiseCrossing(_crossings.Keys[i], _crossings.Directions[i]);
                 }
             }
             _lastEvaluated = _now;

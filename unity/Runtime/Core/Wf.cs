@@ -31,11 +31,51 @@ namespace Wayfarer
             }
         }
 
-        /// <summary>An element count as <c>size_t</c>.</summary>
+        /// <summary>An element count as <c>size_t</c>, unchecked: a negative count becomes a huge
+        /// <c>size_t</c>, which the native side refuses with a status.</summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         internal static UIntPtr Size(int count)
         {
             return (UIntPtr)(uint)count;
+        }
+
+        /// <summary>A caller's element count or capacity as <c>size_t</c>. Counts are <c>int</c> in C#,
+        /// as in Unity's own APIs; a negative one throws <see cref="ArgumentOutOfRangeException"/> naming
+        /// the argument and the range.</summary>
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        internal static UIntPtr Count(int count, string name)
+        {
+            if (count < 0)
+            {
+                throw OutOfRange(count, name);
+            }
+            return (UIntPtr)(uint)count;
+        }
+
+        static ArgumentOutOfRangeException OutOfRange(int value, string name)
+        {
+            return new ArgumentOutOfRangeException(name, value, name + " must be in [0, " + int.MaxValue + "]");
+        }
+
+        /// <summary>A native index or count (<c>uint32_t</c> / <c>size_t</c>) as <c>int</c>; values past
+        /// <c>int.MaxValue</c> cannot occur for anything that fits in memory and are reported.</summary>
+        internal static int Int(ulong value, string name)
+        {
+            if (value > int.MaxValue)
+            {
+                throw new OverflowException(name + " = " + value + " does not fit in an int");
+            }
+            return (int)value;
+        }
+
+        /// <summary>An <c>int</c> index as the native <c>uint32_t</c>, checked (≥ 0).</summary>
+        internal static uint Index(int index, string name)
+        {
+            if (index < 0)
+            {
+                throw OutOfRange(index, name);
+            }
+            return (uint)index;
         }
 
         /// <summary>Length of an optional array (0 when null).</summary>

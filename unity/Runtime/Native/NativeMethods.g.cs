@@ -304,15 +304,16 @@ namespace Wayfarer.Native
         [DllImport(__DllName, EntryPoint = "wf_crowd_read_hits", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_crowd_read_hits(IntPtr crowd, uint* ids, UIntPtr count, uint* out_kinds, UIntPtr out_kinds_capacity, uint* out_hit_ids, UIntPtr out_hit_ids_capacity, float* out_points, UIntPtr out_points_capacity, float* out_normals, UIntPtr out_normals_capacity);
 
-        // Samples the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
+        // Evaluates the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
         // parameters `ts` (clamped to [0, 1]). Writes `count` positions to `out_positions` and, if
         // `out_derivatives` is not NULL, `count` first derivatives to it; both capacities are in
-        // points. Uses the SIMD batch path (`HermiteSegment::sample`), bit-identical to the scalar one.
+        // points. Uses the SIMD batch path (`HermiteSegment::eval`), bit-identical to the scalar one.
+        // Formerly `wf_hermite_segment_sample`.
         //
         // # Safety
         // Pointers must be NULL or valid for the counts given; outputs must not overlap inputs.
-        [DllImport(__DllName, EntryPoint = "wf_hermite_segment_sample", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern WfStatus wf_hermite_segment_sample(float* p0, float* p1, float* m0, float* m1, float* ts, UIntPtr count, float* out_positions, UIntPtr out_positions_capacity, float* out_derivatives, UIntPtr out_derivatives_capacity);
+        [DllImport(__DllName, EntryPoint = "wf_hermite_segment_eval", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_hermite_segment_eval(float* p0, float* p1, float* m0, float* m1, float* ts, UIntPtr count, float* out_positions, UIntPtr out_positions_capacity, float* out_derivatives, UIntPtr out_derivatives_capacity);
 
         // Samples the Hermite spline through `points` with velocities `tangents` (one per point,
         // `tangent_count == point_count >= 2`): `sample_count >= 2` points, both ends included,
@@ -376,8 +377,9 @@ namespace Wayfarer.Native
         // `wf_bezier_chain_sample` takes them, every degree 2) and, if `out_count` is not NULL, that
         // number to `*out_count`. `start` must not be below the ground. With `restitution = 0`, or a
         // start on the ground moving down, arcs of zero duration are three copies of one point.
-        // A trajectory that leaves the float range (a huge velocity, a tiny gravity) is
-        // `WF_STATUS_INVALID_ARGUMENT`.
+        // Every float input, `gravity`, `ground_y` and `restitution` included, must be within ±1e15
+        // (else `WF_STATUS_NON_FINITE`); a trajectory whose control points leave that domain (a huge
+        // velocity, a tiny gravity) is `WF_STATUS_INVALID_ARGUMENT`.
         //
         // # Safety
         // Pointers must be NULL or valid (3 floats for `start` and `velocity`, `out_capacity`
@@ -459,14 +461,14 @@ namespace Wayfarer.Native
         [DllImport(__DllName, EntryPoint = "wf_path_length", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_path_length(IntPtr path, float* out_length);
 
-        // Position and unit forward at each of `count` distances (clamped to [0, length]). The
-        // forward is finite everywhere (zero-speed points use the local chord, then +Z).
-        // `out_forwards` may be NULL.
+        // Position and unit forward at each of `count` arc-length distances (clamped to
+        // `[0, length]`: a path is defined only there). The forward is finite everywhere (zero-speed points use the local chord, then +Z).
+        // `out_forwards` may be NULL. Formerly `wf_path_sample`.
         //
         // # Safety
         // Pointers must be NULL or valid for the counts given; outputs must not overlap inputs.
-        [DllImport(__DllName, EntryPoint = "wf_path_sample", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern WfStatus wf_path_sample(IntPtr path, float* distances, UIntPtr count, float* out_positions, UIntPtr out_positions_capacity, float* out_forwards, UIntPtr out_forwards_capacity);
+        [DllImport(__DllName, EntryPoint = "wf_path_at_distances", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_path_at_distances(IntPtr path, float* distances, UIntPtr count, float* out_positions, UIntPtr out_positions_capacity, float* out_forwards, UIntPtr out_forwards_capacity);
 
         // The global nearest point of the path to each of `count` query points: its distance along
         // the path (`out_distances`, capacity in elements) and the point itself (`out_points`,
@@ -492,25 +494,31 @@ namespace Wayfarer.Native
         [DllImport(__DllName, EntryPoint = "wf_schedule_set_free", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void wf_schedule_set_free(IntPtr set);
 
-        // Copies `path` into the set; `*out_path_index` (may be NULL) receives its index.
+        // Copies `path` into the set; `*out_path_index` receives its index (required, as every
+        // `new`/`add` out-pointer: NULL is `WF_STATUS_NULL_POINTER` and nothing is added).
         //
         // # Safety
         // Handles must be NULL or live; `set` not used by another thread during the call.
         [DllImport(__DllName, EntryPoint = "wf_schedule_set_add_path", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_schedule_set_add_path(IntPtr set, IntPtr path, uint* out_path_index);
 
-        // Adds an NPC on path `path_index`: be at `distances[i]` (in [0, path length]) at
-        // `times[i]` (strictly increasing), `key_count ≥ 2`; equal consecutive distances are a hold.
-        // `leg_ease`: NULL/0 or `key_count − 1` `WfEase` flags. `wrap`: a `WfWrap`. `*out_npc` (may
-        // be NULL) receives the NPC's index.
+        // Adds an NPC on path `path_index`: be at `distances[i]` at `times[i]`, `key_count ≥ 2`;
+        // equal consecutive distances are a hold. Times increase by at least 1e-9 s per leg
+        // (else `WF_STATUS_INVALID_KEY_TIME`). Distances are in
+        // `[0, path length]`; one at most `4 * FLT_EPSILON * length` past an end is taken as that end,
+        // farther is `WF_STATUS_DISTANCE_OUT_OF_RANGE`. A leg faster than 1e15 units/s is
+        // `WF_STATUS_INVALID_ARGUMENT`. `leg_ease`: NULL/0 or `key_count − 1` `WfEase` flags.
+        // `wrap`: a `WfWrap`. `*out_npc` receives the NPC's index (required: NULL is
+        // `WF_STATUS_NULL_POINTER` and nothing is added).
         //
         // # Safety
         // Pointers must be NULL or valid for the counts given; `set` used by no other thread.
         [DllImport(__DllName, EntryPoint = "wf_schedule_set_add_npc", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_schedule_set_add_npc(IntPtr set, uint path_index, double* times, float* distances, UIntPtr key_count, uint* leg_ease, UIntPtr leg_ease_count, uint wrap, uint* out_npc);
 
-        // Adds an NPC walking the whole of path `path_index` from `t_start` to `t_end` (`t_end >
-        // t_start`) at constant speed along its arc length (the seed's case). `*out_npc` may be NULL.
+        // Adds an NPC walking the whole of path `path_index` from `t_start` to `t_end` (at least
+        // 1e-9 s later, else `WF_STATUS_INVALID_KEY_TIME`) at constant speed along its arc length
+        // (the seed's case). `*out_npc` receives its index (required).
         //
         // # Safety
         // Handles must be NULL or live; `set` used by no other thread.
@@ -564,7 +572,9 @@ namespace Wayfarer.Native
         // A loop boundary reports the last key then the first key. Writes up to `capacity` events
         // (`out_npcs`, `out_keys`, `out_directions`, each may be NULL) and `*out_count`. If
         // `capacity` is too small: `WF_STATUS_BUFFER_TOO_SMALL` and `*out_count` = the number needed
-        // (the only output written then).
+        // (the only output written then). The count is closed-form per NPC (its cost does not grow
+        // with the span of time); events are walked only to be written, so the work is bounded by
+        // `capacity`: with all three arrays NULL the call only counts.
         //
         // # Safety
         // Pointers must be NULL or valid for `capacity` elements; `out_count` valid for one write.
@@ -594,6 +604,12 @@ namespace Wayfarer.Native
         Misaligned = 7,
         // A Rust panic was caught at the boundary (a bug in wayfarer: please report it).
         Panic = 8,
+        // A schedule key's distance is outside `[0, path length]` (a distance within
+        // `4 * FLT_EPSILON * length` past an end is taken as that end and is not an error).
+        DistanceOutOfRange = 9,
+        // Schedule key times do not increase by at least 1e-9 s per leg,
+        // or span more than `DBL_MAX / 2` seconds.
+        InvalidKeyTime = 10,
     }
 
     // How `wf_*_sample` functions spread their samples (passed as `uint32_t`; any other value is

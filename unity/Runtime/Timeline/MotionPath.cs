@@ -97,41 +97,64 @@ namespace Wayfarer.Timeline
             return new MotionPath(raw);
         }
 
-        /// <summary>Position and unit forward at every distance (clamped to [0, Length]).
+        /// <summary>Position and unit forward at every arc-length distance (clamped to [0, Length]).
         /// Writes <c>distances.Length</c> points; <paramref name="forwards"/> may be null.</summary>
-        public unsafe void Sample(float[] distances, Vector3[] positions, Vector3[] forwards = null)
+        public unsafe void AtDistances(float[] distances, Vector3[] positions, Vector3[] forwards = null)
         {
             fixed (float* d = distances)
             fixed (Vector3* p = positions)
             fixed (Vector3* f = forwards)
             {
-                Sample(d, Wf.Len(distances), p, Wf.Len(positions), f, Wf.Len(forwards));
+                AtDistances(d, Wf.Len(distances), p, Wf.Len(positions), f, Wf.Len(forwards));
             }
         }
 
         /// <summary>Pointer form (capacities in points; <paramref name="forwards"/> may be null).</summary>
-        public unsafe void Sample(float* distances, int count, Vector3* positions, int positionsCapacity,
+        public unsafe void AtDistances(float* distances, int count, Vector3* positions, int positionsCapacity,
             Vector3* forwards, int forwardsCapacity)
         {
-            Wf.Check(NativeMethods.wf_path_sample(handle.Ptr, distances, Wf.Size(count), (float*)positions,
-                Wf.Size(positionsCapacity), (float*)forwards, Wf.Size(forwardsCapacity)), "wf_path_sample");
+            Wf.Check(NativeMethods.wf_path_at_distances(handle.Ptr, distances, Wf.Count(count, "count"), (float*)positions,
+                Wf.Count(positionsCapacity, "positionsCapacity"), (float*)forwards,
+                Wf.Count(forwardsCapacity, "forwardsCapacity")), "wf_path_at_distances");
             GC.KeepAlive(handle);
         }
 
         /// <summary>The point and unit forward at one distance along the path (allocates nothing).</summary>
-        public unsafe void Sample(float distance, out Vector3 position, out Vector3 forward)
+        public unsafe void AtDistance(float distance, out Vector3 position, out Vector3 forward)
         {
             Vector3 p, f;
-            Sample(&distance, 1, &p, 1, &f, 1);
+            AtDistances(&distance, 1, &p, 1, &f, 1);
             position = p;
             forward = f;
+        }
+
+        /// <summary>Former name of <see cref="AtDistances(float[], Vector3[], Vector3[])"/>.</summary>
+        [Obsolete("Renamed to AtDistances (positions at these arc-length distances).")]
+        public void Sample(float[] distances, Vector3[] positions, Vector3[] forwards = null)
+        {
+            AtDistances(distances, positions, forwards);
+        }
+
+        /// <summary>Former name of the pointer form of <c>AtDistances</c>.</summary>
+        [Obsolete("Renamed to AtDistances (positions at these arc-length distances).")]
+        public unsafe void Sample(float* distances, int count, Vector3* positions, int positionsCapacity,
+            Vector3* forwards, int forwardsCapacity)
+        {
+            AtDistances(distances, count, positions, positionsCapacity, forwards, forwardsCapacity);
+        }
+
+        /// <summary>Former name of <see cref="AtDistance"/>.</summary>
+        [Obsolete("Renamed to AtDistance.")]
+        public void Sample(float distance, out Vector3 position, out Vector3 forward)
+        {
+            AtDistance(distance, out position, out forward);
         }
 
         /// <summary>The point at one distance along the path.</summary>
         public unsafe Vector3 PositionAt(float distance)
         {
             Vector3 p;
-            Sample(&distance, 1, &p, 1, null, 0);
+            AtDistances(&distance, 1, &p, 1, null, 0);
             return p;
         }
 
@@ -163,11 +186,18 @@ namespace Wayfarer.Timeline
 
 #if UNITY_2019_4_OR_NEWER
         /// <summary>NativeArray form (no copies); <paramref name="forwards"/> may be default (not created).</summary>
-        public unsafe void Sample(NativeArray<float> distances, NativeArray<Vector3> positions, NativeArray<Vector3> forwards)
+        public unsafe void AtDistances(NativeArray<float> distances, NativeArray<Vector3> positions, NativeArray<Vector3> forwards = default(NativeArray<Vector3>))
         {
-            Sample((float*)distances.GetUnsafeReadOnlyPtr(), distances.Length, (Vector3*)positions.GetUnsafePtr(),
+            AtDistances((float*)distances.GetUnsafeReadOnlyPtr(), distances.Length, (Vector3*)positions.GetUnsafePtr(),
                 positions.Length, forwards.IsCreated ? (Vector3*)forwards.GetUnsafePtr() : null,
                 forwards.IsCreated ? forwards.Length : 0);
+        }
+
+        /// <summary>Former name of the NativeArray form of <c>AtDistances</c>.</summary>
+        [Obsolete("Renamed to AtDistances (positions at these arc-length distances).")]
+        public void Sample(NativeArray<float> distances, NativeArray<Vector3> positions, NativeArray<Vector3> forwards)
+        {
+            AtDistances(distances, positions, forwards);
         }
 #endif
 

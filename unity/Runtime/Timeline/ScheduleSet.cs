@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using UnityEngine;
 using Wayfarer.Native;
 
@@ -12,6 +13,9 @@ namespace Wayfarer.Timeline
     public sealed class ScheduleSet : IDisposable
     {
         readonly NativeHandle handle;
+
+        /// <summary>The length of every path added, by index (to name the range in errors).</summary>
+        readonly List<float> pathLengths = new List<float>();
 
         /// <summary>An empty set.</summary>
         public unsafe ScheduleSet()
@@ -34,45 +38,121 @@ namespace Wayfarer.Timeline
 
         /// <summary>Copies <paramref name="path"/> into the set; NPCs refer to it by the returned index.
         /// The MotionPath may be disposed afterwards.</summary>
-        public unsafe uint AddPath(MotionPath path)
+        public unsafe int AddPath(MotionPath path)
         {
             uint index;
             Wf.Check(NativeMethods.wf_schedule_set_add_path(handle.Ptr, path.RawHandle, &index), "wf_schedule_set_add_path");
+            pathLengths.Add(path.Length);
             GC.KeepAlive(path);
-            return index;
+            return Wf.Int(index, "path index");
         }
 
         /// <summary>
         /// Adds an NPC on path <paramref name="pathIndex"/> that is at <c>distances[i]</c> at
-        /// <c>times[i]</c> (strictly increasing; equal consecutive distances = a hold).
-        /// <paramref name="legEase"/> is null or one flag per leg (keys − 1). Returns the NPC index.
+        /// <c>times[i]</c> (strictly increasing, legs of at least 1e-9 s; equal consecutive distances
+        /// = a hold). A distance may be up to 4 × float.Epsilon-of-one × the path's length past either
+        /// end of [0, length] (a length summed in floats) and is then taken as that end; farther is an
+        /// error naming the key and the range. <paramref name="legEase"/> is null or one flag per leg
+        /// (keys − 1). Returns the NPC index.
         /// </summary>
-        public unsafe uint AddNpc(uint pathIndex, double[] times, float[] distances, Ease[] legEase, Wrap wrap)
+        public unsafe int AddNpc(int pathIndex, double[] times, float[] distances, Ease[] legEase = null,
+            Wrap wrap = Wrap.Clamp)
         {
             if (Wf.Len(times) != Wf.Len(distances))
             {
-                throw new ArgumentException("times and distances must have the same length");
+                throw new ArgumentException("times (" + Wf.Len(times) + ") and distances (" + Wf.Len(distances)
+                    + ") must have the same length", "distances");
             }
             uint npc;
+            WfStatus status;
             fixed (double* t = times)
             fixed (float* d = distances)
             fixed (Ease* e = legEase)
             {
-                Wf.Check(NativeMethods.wf_schedule_set_add_npc(handle.Ptr, pathIndex, t, d, Wf.Size(Wf.Len(times)),
-                    (uint*)e, Wf.Size(Wf.Len(legEase)), (uint)wrap, &npc), "wf_schedule_set_add_npc");
+                status = NativeMethods.wf_schedule_set_add_npc(handle.Ptr, Wf.Index(pathIndex, "pathIndex"), t, d,
+                    Wf.Size(Wf.Len(times)), (uint*)e, Wf.Size(Wf.Len(legEase)),
+                    (uint)wrap, &npc);
             }
-            return npc;
+            GC.KeepAlive(handle);
+            if (status != WfStatus.Ok)
+            {
+                throw KeyError(status, "wf_schedule_set_add_npc", pathIndex, times, distances);
+            }
+            return Wf.Int(npc, "NPC index");
         }
 
         /// <summary>Seed 001's case: the whole path from <paramref name="startTime"/> to
-        /// <paramref name="endTime"/> at constant speed. Returns the NPC index.</summary>
-        public unsafe uint AddNpc(uint pathIndex, double startTime, double endTime, Wrap wrap)
+        /// <paramref name="endTime"/> (at least 1e-9 s later) at constant speed. Returns the NPC index.</summary>
+        public unsafe int AddNpc(int pathIndex, double startTime, double endTime, Wrap wrap = Wrap.Clamp)
         {
             uint npc;
-            Wf.Check(NativeMethods.wf_schedule_set_add_npc_simple(handle.Ptr, pathIndex, startTime, endTime, (uint)wrap, &npc),
-                "wf_schedule_set_add_npc_simple");
-            return npc;
+            WfStatus status = NativeMethods.wf_schedule_set_add_npc_simple(handle.Ptr, Wf.Index(pathIndex, "pathIndex"),
+                startTime, endTime, (uint)wrap, &npc);
+            GC.KeepAlive(handle);
+            if (status != WfStatus.Ok)
+            {
+                throw KeyError(status, "wf_schedule_set_add_npc_simple", pathIndex, new[] { startTime, endTime }, null);
+            }
+            return Wf.Int(npc, "NPC index");
         }
+
+        /// <summary>Former <c>uint</c> form of <see cref="AddNpc(int, double[], float[], Ease[], Wrap)"/>.</summary>
+        [Obsolete("Indices are int: use AddNpc(int, double[], float[], Ease[], Wrap).")]
+        public uint AddNpc(uint pathIndex, double[] times, float[] distances, Ease[] legEase, Wrap wrap)
+        {
+            return (uint)AddNpc(Wf.Int(pathIndex, "pathIndex"), times, distances, legEase, wrap);
+        }
+
+        /// <summary>Former <c>uint</c> form of <see cref="AddNpc(int, double, double, Wrap)"/>.</summary>
+        [Obsolete("Indices are int: use AddNpc(int, double, double, Wrap).")]
+        public uint AddNpc(uint pathIndex, double startTime, double endTime, Wrap wrap)
+        {
+            return (uint)AddNpc(Wf.Int(pathIndex, "pathIndex"), startTime, endTime, wrap);
+        }
+
+        /// <summary>The exception for a refused schedule: the native status text, and for the cases
+        /// the caller can fix, which argument (key index and value) and the range it must be in.</summary>
+        WayfarerException KeyError(WfStatus status, string function, int pathIndex, double[] times, float[] distances)
+        {
+            string detail = null;
+            if (status == WfStatus.OutOfRange)
+            {
+                detail = "pathIndex = " + pathIndex + " names no path (the set has " + pathLengths.Count + ")";
+            }
+            else if (status == WfStatus.DistanceOutOfRange && distances != null && pathIndex < pathLengths.Count)
+            {
+                float length = pathLengths[pathIndex];
+                double slack = 4.0 * FloatEpsilon * length;
+                for (int i = 0; i < distances.Length; i++)
+                {
+                    if (!(distances[i] >= -slack && distances[i] <= length + slack))
+                    {
+                        detail = "distances[" + i + "] = " + distances[i].ToString("R") + " is outside [0, " + length.ToString("R")
+                            + "] (path " + pathIndex + "'s length, ± " + slack.ToString("G3") + ")";
+                        break;
+                    }
+                }
+            }
+            else if (status == WfStatus.InvalidKeyTime && times != null)
+            {
+                for (int i = 0; i + 1 < times.Length; i++)
+                {
+                    if (!(times[i + 1] - times[i] >= MinLegSeconds))
+                    {
+                        detail = "times[" + (i + 1) + "] − times[" + i + "] = " + (times[i + 1] - times[i]).ToString("R")
+                            + " s is outside [1e-9, ∞) s";
+                        break;
+                    }
+                }
+            }
+            return new WayfarerException(status, function, detail);
+        }
+
+        /// <summary>The shortest leg a schedule accepts, in seconds (as the native library checks it).</summary>
+        public const double MinLegSeconds = 1e-9;
+
+        /// <summary>FLT_EPSILON: the distance tolerance is 4 × this × the path's length.</summary>
+        const double FloatEpsilon = 1.1920928955078125e-7;
 
         /// <summary>Number of NPCs added so far.</summary>
         public unsafe int NpcCount
@@ -81,7 +161,7 @@ namespace Wayfarer.Timeline
             {
                 UIntPtr n;
                 Wf.Check(NativeMethods.wf_schedule_set_npc_count(handle.Ptr, &n), "wf_schedule_set_npc_count");
-                return (int)(uint)n;
+                return Wf.Int((ulong)n, "NPC count");
             }
         }
 
@@ -160,20 +240,20 @@ namespace Wayfarer.Timeline
             {
                 UIntPtr n;
                 WfStatus status;
-                fixed (uint* npcs = buffer.Npcs)
-                fixed (uint* keys = buffer.Keys)
+                fixed (int* npcs = buffer.Npcs)
+                fixed (int* keys = buffer.Keys)
                 fixed (int* dirs = buffer.Directions)
                 {
-                    status = NativeMethods.wf_schedule_set_crossings(handle.Ptr, fromTime, toTime, npcs, keys, dirs,
-                        Wf.Size(buffer.Capacity), &n);
+                    status = NativeMethods.wf_schedule_set_crossings(handle.Ptr, fromTime, toTime, (uint*)npcs, (uint*)keys,
+                        dirs, Wf.Size(buffer.Capacity), &n);
                 }
                 if (status == WfStatus.BufferTooSmall)
                 {
-                    buffer.Grow((int)(uint)n);
+                    buffer.Grow(Wf.Int((ulong)n, "crossing count"));
                     continue;
                 }
                 Wf.Check(status, "wf_schedule_set_crossings");
-                buffer.Count = (int)(uint)n;
+                buffer.Count = Wf.Int((ulong)n, "crossing count");
                 GC.KeepAlive(handle);
                 return buffer.Count;
             }
@@ -191,9 +271,9 @@ namespace Wayfarer.Timeline
     public sealed class CrossingBuffer
     {
         /// <summary>NPC index of each crossing.</summary>
-        public uint[] Npcs;
+        public int[] Npcs;
         /// <summary>Key (waypoint) index of each crossing.</summary>
-        public uint[] Keys;
+        public int[] Keys;
         /// <summary>+1 when time moved forward across the key, −1 when it moved back.</summary>
         public int[] Directions;
         /// <summary>Crossings written by the last call.</summary>
@@ -202,8 +282,8 @@ namespace Wayfarer.Timeline
         /// <summary>A buffer for up to <paramref name="capacity"/> crossings (it grows when needed).</summary>
         public CrossingBuffer(int capacity)
         {
-            Npcs = new uint[capacity];
-            Keys = new uint[capacity];
+            Npcs = new int[capacity];
+            Keys = new int[capacity];
             Directions = new int[capacity];
         }
 
@@ -216,8 +296,8 @@ namespace Wayfarer.Timeline
         internal void Grow(int needed)
         {
             int size = Math.Max(needed, Capacity * 2);
-            Npcs = new uint[size];
-            Keys = new uint[size];
+            Npcs = new int[size];
+            Keys = new int[size];
             Directions = new int[size];
         }
     }
