@@ -203,7 +203,7 @@ fn curves(md: &mut String, head: &mut Vec<Headline>) {
     .unwrap();
     writeln!(
         md,
-        "| work | wayfarer, batch | per point (`position()`) | f64 de Casteljau | batch vs per point |"
+        "| work | wayfarer, batch (`eval`) | per point (`position()`) | f64 de Casteljau | batch vs per point |"
     )
     .unwrap();
     writeln!(md, "| --- | ---: | ---: | ---: | ---: |").unwrap();
@@ -222,7 +222,7 @@ fn curves(md: &mut String, head: &mut Vec<Headline>) {
         let mut out = vec![Vec3::ZERO; n];
         let reps = (4096 * 4 / n).max(1);
         let batch = best(rounds, reps, || {
-            seg.sample(black_box(&ts), black_box(&mut out));
+            seg.eval(black_box(&ts), black_box(&mut out));
         }) / n as f64;
         let scalar = best(rounds, reps, || {
             for (o, &t) in out.iter_mut().zip(black_box(&ts)) {
@@ -256,7 +256,7 @@ fn curves(md: &mut String, head: &mut Vec<Headline>) {
     for degree in [3usize, 15, 64] {
         let points: Vec<Vec3> = (0..=degree).map(|_| rng.vec(10.0)).collect();
         let curve = BezierCurve::new(points.clone()).expect("valid degree");
-        let batch = best(30, 1, || curve.sample(black_box(&ts), black_box(&mut out))) / N as f64;
+        let batch = best(30, 1, || curve.eval(black_box(&ts), black_box(&mut out))) / N as f64;
         let single = best(30, 1, || {
             for (o, &t) in out.iter_mut().zip(black_box(&ts)) {
                 *o = curve.position(t);

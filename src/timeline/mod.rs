@@ -36,7 +36,7 @@ use crate::curve::CurveError;
 /// use wayfarer::timeline::{Schedule, TimelineError, Wrap};
 ///
 /// // A schedule must end after it starts.
-/// assert_eq!(Schedule::simple(10.0, 10.0, Wrap::Clamp, 5.0).unwrap_err(), TimelineError::InvalidKey);
+/// assert_eq!(Schedule::simple(10.0, 10.0, Wrap::Clamp, 5.0).unwrap_err(), TimelineError::InvalidKeyTime);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimelineError {

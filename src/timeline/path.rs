@@ -180,7 +180,7 @@ impl ParamCurve for Refined<'_> {
 ///
 /// let path = Path::polyline(&[Vec3::ZERO, Vec3::new(3.0, 0.0, 0.0), Vec3::new(3.0, 0.0, 4.0)]).unwrap();
 /// assert!((path.length() - 7.0).abs() < 1e-5);
-/// let (position, forward) = path.sample(5.0); // 5 m along: on the second leg, facing +Z
+/// let (position, forward) = path.at_distance(5.0); // 5 m along: on the second leg, facing +Z
 /// assert!((position - Vec3::new(3.0, 0.0, 2.0)).length() < 1e-4);
 /// assert!((forward - Vec3::Z).length() < 1e-4);
 /// ```
