@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use wayfarer::crowd::scenario::Scenario;
 use wayfarer::crowd::Crowd;
-use wayfarer::curve::{ArcLengthTable, BezierCurve, CubicSpline, HermiteSegment};
+use wayfarer::curve::{self, ArcLengthTable, BezierCurve, CubicSpline, HermiteSegment, Spacing};
 use wayfarer::timeline::{NpcState, SampleArrays, Simd, Times};
 use wayfarer::Vec3;
 
@@ -279,6 +279,26 @@ fn curves(md: &mut String, head: &mut Vec<Headline>) {
         )
         .unwrap();
         if degree == 15 {
+            // The same curve sampled n points evenly in t (`curve::sample`) goes through the
+            // same batch kernel as `eval`.
+            let even: Vec<f32> = (0..N).map(|i| i as f32 / (N - 1) as f32).collect();
+            let sampled = best(30, 1, || {
+                curve::sample(black_box(&curve), Spacing::Parameter, black_box(&mut out))
+            }) / N as f64;
+            let single = best(30, 1, || {
+                for (o, &t) in out.iter_mut().zip(black_box(&even)) {
+                    *o = curve.position(t);
+                }
+                black_box(&mut out);
+            }) / N as f64;
+            writeln!(
+                md,
+                "| Bézier degree 15, 4 096 points evenly in t (`curve::sample`) | {} | {} | — | {} |",
+                sig(sampled * 1e9),
+                sig(single * 1e9),
+                ratio(single, sampled)
+            )
+            .unwrap();
             head.push(Headline {
                 what: "Bézier degree 15, per point".into(),
                 ours: format!("{} ns", sig(batch * 1e9)),
