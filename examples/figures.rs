@@ -143,7 +143,9 @@ fn group(n: usize) -> String {
 
 /// A figure with three significant digits.
 fn sig(x: f64) -> String {
-    if x >= 100.0 {
+    if x >= 1000.0 {
+        group(x.round() as usize)
+    } else if x >= 100.0 {
         format!("{x:.0}")
     } else if x >= 10.0 {
         format!("{x:.1}")
