@@ -625,7 +625,8 @@ unsafe fn add_obstacle(
     Ok(())
 }
 
-/// Adds a vertical cylinder obstacle (`center` 3 floats, `radius` > 0); writes its id.
+/// Adds a vertical cylinder obstacle (`center` 3 floats, any `radius` > 0, subnormal ones
+/// included); writes its id.
 ///
 /// # Safety
 /// `crowd` must be NULL or a live crowd; `center` NULL or 3 floats; `out_id` NULL or valid.
@@ -651,7 +652,7 @@ pub unsafe extern "C" fn wf_crowd_add_circle(
 }
 
 /// Adds an axis-aligned box obstacle from `min` to `max` (3 floats each; x and z used,
-/// `min <= max`); writes its id.
+/// `min <= max`; `min == max` is a point obstacle); writes its id.
 ///
 /// # Safety
 /// `crowd` must be NULL or a live crowd; `min`, `max` NULL or 3 floats; `out_id` NULL or valid.
@@ -706,7 +707,9 @@ pub unsafe extern "C" fn wf_crowd_add_oriented_box(
     })
 }
 
-/// Adds a wall segment from `a` to `b` (3 floats each, distinct on XZ); writes its id.
+/// Adds a wall segment from `a` to `b` (3 floats each) and writes its id. The XZ length must
+/// be at least about 3e-23 (its square must not underflow f32); a shorter wall, or `a == b`
+/// on XZ, is `WF_STATUS_INVALID_ARGUMENT`.
 ///
 /// # Safety
 /// `crowd` must be NULL or a live crowd; `a`, `b` NULL or 3 floats; `out_id` NULL or valid.

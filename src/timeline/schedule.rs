@@ -335,7 +335,7 @@ pub(crate) fn build_legs(
     }
     if keys
         .windows(2)
-        .any(|w| !(w[1].time - w[0].time >= MIN_LEG_SECONDS))
+        .any(|w| w[1].time - w[0].time < MIN_LEG_SECONDS)
         || !(2.0 * (keys[keys.len() - 1].time - keys[0].time)).is_finite()
     {
         return Err(TimelineError::InvalidKeyTime);
@@ -806,7 +806,7 @@ impl KeysView<'_> {
         let (lo, hi) = (from.min(to), from.max(to));
         let (period, a, b) = self.periods(lo, hi);
         let occ = self.occurrence_count();
-        let far = |t: f64| !(((t - self.t0()) / period).abs() < PERIOD_LIMIT);
+        let far = |t: f64| ((t - self.t0()) / period).abs() >= PERIOD_LIMIT;
         if period > 0.0 && (far(lo) || far(hi)) {
             // Past 9e15 periods the period index is not exact in f64: the count is the number
             // of whole periods in the span times the occurrences per period (saturating).

@@ -220,7 +220,8 @@ namespace Wayfarer.Native
         [DllImport(__DllName, EntryPoint = "wf_crowd_set_positions", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_crowd_set_positions(IntPtr crowd, uint* ids, UIntPtr count, float* positions, UIntPtr position_count, float* yaws, UIntPtr yaw_count);
 
-        // Adds a vertical cylinder obstacle (`center` 3 floats, `radius` > 0); writes its id.
+        // Adds a vertical cylinder obstacle (`center` 3 floats, any `radius` > 0, subnormal ones
+        // included); writes its id.
         //
         // # Safety
         // `crowd` must be NULL or a live crowd; `center` NULL or 3 floats; `out_id` NULL or valid.
@@ -228,7 +229,7 @@ namespace Wayfarer.Native
         public static extern WfStatus wf_crowd_add_circle(IntPtr crowd, float* center, float radius, uint* out_id);
 
         // Adds an axis-aligned box obstacle from `min` to `max` (3 floats each; x and z used,
-        // `min <= max`); writes its id.
+        // `min <= max`; `min == max` is a point obstacle); writes its id.
         //
         // # Safety
         // `crowd` must be NULL or a live crowd; `min`, `max` NULL or 3 floats; `out_id` NULL or valid.
@@ -243,7 +244,9 @@ namespace Wayfarer.Native
         [DllImport(__DllName, EntryPoint = "wf_crowd_add_oriented_box", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_crowd_add_oriented_box(IntPtr crowd, float* center, float half_x, float half_z, float yaw, uint* out_id);
 
-        // Adds a wall segment from `a` to `b` (3 floats each, distinct on XZ); writes its id.
+        // Adds a wall segment from `a` to `b` (3 floats each) and writes its id. The XZ length must
+        // be at least about 3e-23 (its square must not underflow f32); a shorter wall, or `a == b`
+        // on XZ, is `WF_STATUS_INVALID_ARGUMENT`.
         //
         // # Safety
         // `crowd` must be NULL or a live crowd; `a`, `b` NULL or 3 floats; `out_id` NULL or valid.
