@@ -193,9 +193,9 @@ fn spline(n: usize) -> CubicSpline {
     CubicSpline::hermite(&pts, &tan).expect("valid spline")
 }
 
-fn curves(md: &mut String, head: &mut Vec<Headline>) {
+fn curves(md: &mut String, head: &mut Vec<Headline>, machine: &str) {
     eprintln!("curves…");
-    writeln!(md, "### Curves\n").unwrap();
+    writeln!(md, "### Curves\n\nMeasured on: {machine}.\n").unwrap();
     writeln!(
         md,
         "Nanoseconds per point, one thread. Baselines: the same curve evaluated one point at a \
@@ -374,10 +374,10 @@ impl SeedPath {
     }
 }
 
-fn timeline(md: &mut String, head: &mut Vec<Headline>) {
+fn timeline(md: &mut String, head: &mut Vec<Headline>, machine: &str) {
     eprintln!("timeline…");
     const NPCS: usize = 100_000;
-    writeln!(md, "### Timeline\n").unwrap();
+    writeln!(md, "### Timeline\n\nMeasured on: {machine}.\n").unwrap();
     writeln!(
         md,
         "Nanoseconds per NPC query, one thread: {} NPCs on one Catmull-Rom path of {} \
@@ -562,9 +562,9 @@ impl SeedCrowd {
     }
 }
 
-fn crowd(md: &mut String, head: &mut Vec<Headline>) {
+fn crowd(md: &mut String, head: &mut Vec<Headline>, machine: &str) {
     eprintln!("crowd…");
-    writeln!(md, "### Crowd\n").unwrap();
+    writeln!(md, "### Crowd\n\nMeasured on: {machine}.\n").unwrap();
     writeln!(
         md,
         "Milliseconds per step of `Scenario::benchmark(n)` (one agent per 16 m², one obstacle \
@@ -632,17 +632,17 @@ fn main() {
     let started = Instant::now();
     let mut md = String::new();
     writeln!(md, "{BEGIN}\n").unwrap();
+    let machine = machine();
     writeln!(
         md,
-        "Measured on: {}. Each figure is the least time over several rounds (the machine may \
-         be shared; other work only adds time).\n",
-        machine()
+        "Each figure is the least time over several rounds (the machine may be shared; other \
+         work only adds time).\n"
     )
     .unwrap();
     let mut head = Vec::new();
-    curves(&mut md, &mut head);
-    timeline(&mut md, &mut head);
-    crowd(&mut md, &mut head);
+    curves(&mut md, &mut head, &machine);
+    timeline(&mut md, &mut head, &machine);
+    crowd(&mut md, &mut head, &machine);
     write!(md, "{END}").unwrap();
     eprintln!("measured in {:.0} s", started.elapsed().as_secs_f64());
 
