@@ -368,8 +368,8 @@ mod tests {
         use crate::curve::{sample, ArcLengthTable, CurveParam, ParamCurve, Spacing};
         let c = BezierCurve::new(wavy(15)).unwrap();
         let chain = BezierChain::from_shared_points(&wavy(9), &[2, 3, 4]).unwrap();
-        // 203 points: several 64-point blocks and a remainder; chain blocks straddle pieces.
-        let n = 203;
+        // 600 points: two full 256-point blocks and a remainder; chain blocks straddle pieces.
+        let n = 600;
         let mut out = vec![Vec3::ZERO; n];
         sample(&c, Spacing::Parameter, &mut out);
         for (i, &o) in out.iter().enumerate() {

@@ -225,6 +225,21 @@ pub trait ParamCurve {
             return;
         }
         let last = (n - 1) as f64;
+        if segs == 1 {
+            // What `from_global_f64(i / last, 1)` gives, without its floor (a libm call on
+            // baseline x86-64): segment 0, t = i / last.
+            let mut ts = [0.0f32; PARAM_BLOCK];
+            for (block, chunk) in out.chunks_mut(PARAM_BLOCK).enumerate() {
+                let ts = &mut ts[..chunk.len()];
+                let base = (block * PARAM_BLOCK) as i64;
+                for (j, t) in ts.iter_mut().enumerate() {
+                    // Through i64 (one signed conversion; `usize as f64` is a longer sequence).
+                    *t = ((base + j as i64) as f64 / last) as f32;
+                }
+                self.positions(0, ts, chunk);
+            }
+            return;
+        }
         // f64 keeps i / (n-1) * segs exact enough for huge n and many segments.
         fill_at_params(self, out, |i| {
             CurveParam::from_global_f64(i as f64 / last * segs as f64, segs)
@@ -233,7 +248,7 @@ pub trait ParamCurve {
 }
 
 /// How many parameters [`fill_at_params`] gathers before it evaluates them.
-const PARAM_BLOCK: usize = 64;
+const PARAM_BLOCK: usize = 256;
 
 /// `out[i] = curve.position(param(i))` for every `i`, evaluated in blocks of consecutive
 /// parameters on one segment through [`ParamCurve::positions`] (the batch kernel when the

@@ -46,6 +46,16 @@ namespace Wayfarer.Tests
             Assert.True(pos[0].Equals(sentinel) && pos[1].Equals(sentinel), "nothing written on failure");
             HermiteSegment.Evaluate(P0, P1, M0, M1, new float[0], new Vector3[0]);
             HermiteSegment.Evaluate(P0, P1, M0, M1, null, null);
+            // Counts are int; a negative one is refused in C# with the argument's name.
+            try
+            {
+                BezierCurve.Sample(new[] { P0, P1 }, -3, Spacing.Parameter, new Vector3[4]);
+                throw new Exception("no exception for a negative sample count");
+            }
+            catch (ArgumentOutOfRangeException e)
+            {
+                Assert.Equal("sampleCount", e.ParamName, "names the argument");
+            }
         }
 
         [Test]

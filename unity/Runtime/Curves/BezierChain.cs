@@ -42,8 +42,8 @@ namespace Wayfarer.Curves
         public static unsafe void Sample(Vector3* controlPoints, int controlCount, uint* degrees, int pieceCount,
             int sampleCount, Spacing spacing, Vector3* output, int outputCapacity)
         {
-            Wf.Check(NativeMethods.wf_bezier_chain_sample((float*)controlPoints, Wf.Size(controlCount), degrees,
-                Wf.Size(pieceCount), Wf.Size(sampleCount), (uint)spacing, (float*)output, Wf.Size(outputCapacity)),
+            Wf.Check(NativeMethods.wf_bezier_chain_sample((float*)controlPoints, Wf.Count(controlCount, "controlCount"), degrees,
+                Wf.Count(pieceCount, "pieceCount"), Wf.Count(sampleCount, "sampleCount"), (uint)spacing, (float*)output, Wf.Count(outputCapacity, "outputCapacity")),
                 "wf_bezier_chain_sample");
         }
 

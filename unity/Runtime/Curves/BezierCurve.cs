@@ -30,8 +30,8 @@ namespace Wayfarer.Curves
         public static unsafe void Sample(Vector3* controlPoints, int controlCount, int sampleCount, Spacing spacing,
             Vector3* output, int outputCapacity)
         {
-            Wf.Check(NativeMethods.wf_bezier_sample((float*)controlPoints, Wf.Size(controlCount), Wf.Size(sampleCount),
-                (uint)spacing, (float*)output, Wf.Size(outputCapacity)), "wf_bezier_sample");
+            Wf.Check(NativeMethods.wf_bezier_sample((float*)controlPoints, Wf.Count(controlCount, "controlCount"), Wf.Count(sampleCount, "sampleCount"),
+                (uint)spacing, (float*)output, Wf.Count(outputCapacity, "outputCapacity")), "wf_bezier_sample");
         }
 
         /// <summary>Positions (and optionally derivatives) at the given parameters, clamped to [0, 1].</summary>

@@ -33,8 +33,8 @@ namespace Wayfarer.Curves
         public static unsafe void Sample(Vector3* points, int pointCount, float alpha, float tension, int sampleCount,
             Spacing spacing, Vector3* output, int outputCapacity)
         {
-            Wf.Check(NativeMethods.wf_catmull_rom_sample((float*)points, Wf.Size(pointCount), alpha, tension,
-                Wf.Size(sampleCount), (uint)spacing, (float*)output, Wf.Size(outputCapacity)), "wf_catmull_rom_sample");
+            Wf.Check(NativeMethods.wf_catmull_rom_sample((float*)points, Wf.Count(pointCount, "pointCount"), alpha, tension,
+                Wf.Count(sampleCount, "sampleCount"), (uint)spacing, (float*)output, Wf.Count(outputCapacity, "outputCapacity")), "wf_catmull_rom_sample");
         }
 
         /// <summary>The spline's arc length.</summary>

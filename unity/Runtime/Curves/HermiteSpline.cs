@@ -32,8 +32,8 @@ namespace Wayfarer.Curves
         public static unsafe void Sample(Vector3* points, int pointCount, Vector3* tangents, int tangentCount,
             int sampleCount, Spacing spacing, Vector3* output, int outputCapacity)
         {
-            Wf.Check(NativeMethods.wf_hermite_spline_sample((float*)points, Wf.Size(pointCount), (float*)tangents,
-                Wf.Size(tangentCount), Wf.Size(sampleCount), (uint)spacing, (float*)output, Wf.Size(outputCapacity)),
+            Wf.Check(NativeMethods.wf_hermite_spline_sample((float*)points, Wf.Count(pointCount, "pointCount"), (float*)tangents,
+                Wf.Count(tangentCount, "tangentCount"), Wf.Count(sampleCount, "sampleCount"), (uint)spacing, (float*)output, Wf.Count(outputCapacity, "outputCapacity")),
                 "wf_hermite_spline_sample");
         }
 

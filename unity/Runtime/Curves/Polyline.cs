@@ -27,8 +27,8 @@ namespace Wayfarer.Curves
         public static unsafe void Sample(Vector3* points, int pointCount, int sampleCount, Spacing spacing,
             Vector3* output, int outputCapacity)
         {
-            Wf.Check(NativeMethods.wf_polyline_sample((float*)points, Wf.Size(pointCount), Wf.Size(sampleCount),
-                (uint)spacing, (float*)output, Wf.Size(outputCapacity)), "wf_polyline_sample");
+            Wf.Check(NativeMethods.wf_polyline_sample((float*)points, Wf.Count(pointCount, "pointCount"), Wf.Count(sampleCount, "sampleCount"),
+                (uint)spacing, (float*)output, Wf.Count(outputCapacity, "outputCapacity")), "wf_polyline_sample");
         }
 
         /// <summary>Total length (sum of segment lengths).</summary>
