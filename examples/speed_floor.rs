@@ -1,7 +1,7 @@
 //! The speed goal's floor: not wayfarer's crowd step, but a measurement of what the seed's
 //! bare model costs on this machine when every part of it runs in AVX2 lanes over
-//! structure-of-arrays state kept in cell order (see the README's *Speed* and
-//! `docs/crowd.md`, *The floor in lanes*).
+//! structure-of-arrays state kept in cell order (see `docs/crowd.md`, *Decisions*, on the
+//! speed goal).
 //!
 //! `cargo run --release --example speed_floor -- [agents] [steps] [sort every] [obstacles]`
 //! (defaults 10000, 100, 1) steps the speed benchmark's agents (16 m² each, walking to the

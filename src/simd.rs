@@ -2,6 +2,15 @@
 
 /// The widest instruction set a batch kernel may use; it takes the best one the CPU has up
 /// to this cap (checked at run time). Every choice gives the same bits. The default is no cap.
+///
+/// ```
+/// use wayfarer::crowd::Crowd;
+/// use wayfarer::simd::Simd;
+///
+/// let mut crowd = Crowd::new(16).unwrap();
+/// crowd.set_simd(Simd::Avx2); // never above AVX2, e.g. where AVX-512 lowers the clock
+/// assert!(crowd.simd() <= Simd::Avx2);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Simd {
     /// Baseline code only (SSE2 on x86-64).

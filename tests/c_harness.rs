@@ -5,51 +5,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The profile directory this test was built in (`target/debug` or `target/release`).
-fn profile_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    // target/<profile>/deps/c_harness-<hash>
-    exe.parent().unwrap().parent().unwrap().to_path_buf()
-}
-
-/// Makes sure `libwayfarer.a` is fresh: `cargo test` builds the library's static form in
-/// `deps/` but does not copy it up, so build the lib target the same way `cargo build` would.
-fn static_lib() -> PathBuf {
-    let dir = profile_dir();
-    let release = dir.file_name().is_some_and(|n| n == "release");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let mut cmd = Command::new(cargo);
-    cmd.current_dir(root()).args(["build", "--lib", "--quiet"]);
-    if release {
-        cmd.arg("--release");
-    }
-    let status = cmd.status().expect("cargo build --lib");
-    assert!(status.success(), "cargo build --lib failed");
-    let lib = dir.join("libwayfarer.a");
-    assert!(lib.exists(), "{} missing", lib.display());
-    lib
-}
-
-fn run(cmd: &mut Command) -> std::process::Output {
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("could not run {cmd:?}: {e}"));
-    if !out.status.success() {
-        panic!(
-            "{cmd:?} failed ({})\nstdout:\n{}\nstderr:\n{}",
-            out.status,
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    out
-}
-
-const STRICT: [&str; 4] = ["-Wall", "-Wextra", "-Werror", "-pedantic"];
+#[path = "common/native.rs"]
+mod native;
+use native::{root, run, static_lib, STRICT};
 
 fn c_sources() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("tests/c"))

@@ -8,7 +8,7 @@ use wayfarer::crowd::scenario::{Report, Scenario};
 use wayfarer::crowd::{AgentDefaults, AgentId, AgentState, Crowd, Obstacle, RouteMode};
 
 fn check_common(name: &str, r: &Report) {
-    // The README's quality table comes from this line:
+    // Each scene's measurements (`docs/crowd.md`, *Guarantees*) are printed by this line:
     // cargo test --release --test crowd_scenes -- --nocapture --test-threads 1
     println!(
         "{name}: arrived {:.1} %, p95 {:.2} x ideal, deepest overlap {:.2} % r, obstacle \
@@ -89,7 +89,7 @@ fn two_way_hallway() {
 fn longer_queues_in_the_hallway_start_inside_it_and_arrive() {
     // 40 agents each way in 3 and 4 m hallways: 20 and 14 rows, reaching 49 and 43 m out. With
     // walls fixed at ±40 m the last rows started beyond the walls' ends, were pushed round them
-    // and stayed behind them (at the session start 18 and 5 of the 80 were short after
+    // and stayed behind them (before this rule 18 and 5 of the 80 were short after
     // 500 s); the walls now reach past the last row.
     for width in [3.0f32, 4.0] {
         let mut s = Scenario::hallway(40, width);
@@ -137,8 +137,8 @@ fn an_agent_walking_straight_gets_round_a_lone_box_between_it_and_its_target() {
     // three sizes (one long and thin), 16 orientations, 7 starts from 1 m off the axis to
     // either side. Sliding toward the box's nearer edge by its centre, an agent that reached
     // a corner was sent back along the face it came from (the tangent leading away from the
-    // centre) and turned to and fro there for good: 152 of these 336 runs at the fourteenth
-    // session's start. Now all arrive.
+    // centre) and turned to and fro there for good: 152 of these 336 runs before the fix.
+    // Now all arrive.
     let mut short = Vec::new();
     for (yaw, half) in box_turns(&[(0.9, 0.65), (1.5, 0.3), (0.4, 0.4)]) {
         for z in [-1.0f32, -0.5, -0.2, 0.0, 0.2, 0.5, 1.0] {
@@ -160,7 +160,7 @@ fn an_agent_walking_straight_reaches_a_target_just_behind_a_box() {
     // (straight behind or 23° off), three sizes, 16 orientations, three starts 7 m away: 1 728
     // runs. There the arrival rules look at the box (the target is within the agent's radius
     // and arrival radius of its bounding circle), and the slide went on toward the nearer edge:
-    // 875 of them ended short at the session's start, 697 once agents kept sliding round boxes
+    // 875 of them ended short before the fix, 697 once agents kept sliding round boxes
     // whose bounding circle was far from their target. Now only a target too close to the
     // box for a disc to reach keeps the nearer edge, and all arrive.
     let mut short = Vec::new();
@@ -214,7 +214,7 @@ fn an_agent_walking_straight_gets_out_of_a_pocket_between_two_obstacles() {
     // Pockets that open toward the agent, its target straight behind them: the notch of two
     // overlapping circles, a slot narrower than the agent between two circles, a box and a
     // circle, a V of two boxes. Sliding either way along either side leads back into the
-    // pocket: 166 of these 180 runs ended there at the fifteenth session's start, and with
+    // pocket: 166 of these 180 runs ended there before detours, and with
     // three agents walking in one behind the other every one of the 180 left some short (as
     // 22 of the 3 500 agents of the speed benchmark's scene stood in pockets). Now an agent held
     // there searches its way out (see *Detours* in `RouteMode::Direct`), and all arrive.
@@ -261,8 +261,8 @@ fn an_agent_walking_straight_gets_out_of_a_pocket_between_two_obstacles() {
 
 #[test]
 fn agents_walking_straight_cross_the_obstacle_field() {
-    // The obstacle field's 40 agents walking straight instead of planning: at the fourteenth
-    // session's start every one of these 10 seeds left 1–7 of them blocked for good at a box
+    // The obstacle field's 40 agents walking straight instead of planning: before the
+    // fix every one of these 10 seeds left 1–7 of them blocked for good at a box
     // (see the test above); now all arrive.
     for seed in 1..=10 {
         let mut s = Scenario::obstacle_field(40, 40, seed);
@@ -566,8 +566,8 @@ fn agents_walking_straight_meeting_in_a_corridor_one_agent_wide_get_through() {
     // backs off, the other follows it out, and they pass in the open. The one that backed off
     // then comes back a little off the axis and meets the corner beside the mouth at a slant:
     // sliding toward the wall's nearer edge by its centre sent it round that corner away from
-    // the mouth, back and forth, for good (29 of these 100 runs at the fourteenth session's
-    // start); sliding the way that goes on toward its target, all get through.
+    // the mouth, back and forth, for good (29 of these 100 runs before the
+    // fix); sliding the way that goes on toward its target, all get through.
     let short = not_through_corridors(&[4.0, 6.0, 8.0, 10.0, 14.0], RouteMode::Direct);
     assert!(
         short.is_empty(),
@@ -578,7 +578,7 @@ fn agents_walking_straight_meeting_in_a_corridor_one_agent_wide_get_through() {
 #[test]
 fn planning_agents_meeting_in_a_corridor_one_agent_wide_get_through() {
     // The same with agents planning their routes, in corridors 6, 10 or 14 m long: 60 runs.
-    // At the thirteenth session's start 4 of them (14 m long, 1.1 m wide) ended with an agent
+    // Before the fix 4 of them (14 m long, 1.1 m wide) ended with an agent
     // short; now all get through.
     let short = not_through_corridors(&[6.0, 10.0, 14.0], RouteMode::Planned);
     assert!(

@@ -375,7 +375,7 @@ fn closest_approach(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> f32 {
 fn fast_agents_never_pass_through_one_another() {
     // Agents at 10–50 m/s (1–5 m a step, 3–17 radii): 40 swapping places across a 15 m circle,
     // and two flows of 50 crossing at right angles. Two discs apart before and after a step
-    // could cross in between: at the sixteenth session's start up to 35 pairs a run passed so
+    // could cross in between: before the sweep up to 35 pairs a run passed so
     // (the straight lines between their positions bringing their centres within a quarter
     // of the radius sum, some within 6 mm). Now a body faster than its radius per step stops
     // where its centre first comes within half the radius sum of another's: none passes, every

@@ -673,7 +673,7 @@ mod crowd {
         p
     }
 
-    /// `fuzz/crowd_ffi` and `crowd_threads` (third session, a panic): the only obstacle, a
+    /// `fuzz/crowd_ffi` and `crowd_threads` (a panic): the only obstacle, a
     /// point-sized oriented box at (1e15, 1e15), where an f32's spacing is 1.3e8 m. The
     /// planner's 4 m margin rounded away, its grid spanned 0 m, had 0 cells, and listing the
     /// obstacles per cell divided by zero. Such a planner now has no grid (agents walk
@@ -703,7 +703,7 @@ mod crowd {
         }
     }
 
-    /// `fuzz/crowd_ffi` and `crowd_threads` (third session, timeouts): a planned agent 1e15 m
+    /// `fuzz/crowd_ffi` and `crowd_threads` (timeouts): a planned agent 1e15 m
     /// off the planner's grid. Its first hop tested the straight slide to a border cell every
     /// quarter radius of the whole way (4e16 samples): the step never returned. Only the part
     /// of the line over the grid is sampled now, at most 12 cells of it.

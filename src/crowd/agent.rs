@@ -4,6 +4,19 @@ use super::planner::Approach;
 use glam::{Vec2, Vec3};
 
 /// What an agent did in the last step (`WF_AGENT_*` in the C ABI).
+///
+/// ```
+/// use wayfarer::crowd::{AgentState, Crowd};
+/// use wayfarer::Vec3;
+///
+/// let mut crowd = Crowd::new(4).unwrap();
+/// let id = crowd.add_agent(Vec3::ZERO, 0.0, 1.5, 0.3).unwrap();
+/// crowd.set_target(id, Vec3::new(0.0, 0.0, 3.0), 0.2).unwrap();
+/// for _ in 0..40 {
+///     crowd.step(0.1, 1).unwrap();
+/// }
+/// assert_eq!(crowd.agent(id).unwrap().state(), AgentState::Arrived);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[repr(u32)]
 pub enum AgentState {
@@ -28,6 +41,16 @@ pub enum AgentState {
 }
 
 /// How an agent finds its way to its target (`WF_ROUTE_*` in the C ABI).
+///
+/// ```
+/// use wayfarer::crowd::{Crowd, RouteMode};
+/// use wayfarer::Vec3;
+///
+/// let mut crowd = Crowd::new(4).unwrap();
+/// let id = crowd.add_agent(Vec3::ZERO, 0.0, 1.3, 0.3).unwrap();
+/// crowd.set_route_mode(id, RouteMode::Planned).unwrap(); // route round obstacles
+/// assert_eq!(crowd.agent(id).unwrap().route_mode, RouteMode::Planned);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[repr(u32)]
 pub enum RouteMode {
@@ -74,6 +97,18 @@ impl RouteMode {
 }
 
 /// What the agent's look-ahead hit (`WF_HIT_*` in the C ABI).
+///
+/// ```
+/// use wayfarer::crowd::{Crowd, HitKind, Obstacle};
+/// use wayfarer::Vec3;
+///
+/// let mut crowd = Crowd::new(4).unwrap();
+/// let id = crowd.add_agent(Vec3::ZERO, 0.0, 1.3, 0.3).unwrap();
+/// crowd.set_target(id, Vec3::new(0.0, 0.0, 10.0), 0.3).unwrap();
+/// crowd.add_obstacle(Obstacle::Circle { center: Vec3::new(0.0, 0.0, 2.5), radius: 0.5 }).unwrap();
+/// crowd.step(0.1, 1).unwrap();
+/// assert_eq!(crowd.agent(id).unwrap().hit().kind, HitKind::Obstacle); // the pillar ahead
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[repr(u32)]
 pub enum HitKind {
@@ -87,6 +122,19 @@ pub enum HitKind {
 }
 
 /// The most urgent thing an agent steered away from in the last step.
+///
+/// ```
+/// use wayfarer::crowd::{Crowd, Obstacle};
+/// use wayfarer::Vec3;
+///
+/// let mut crowd = Crowd::new(4).unwrap();
+/// let id = crowd.add_agent(Vec3::ZERO, 0.0, 1.3, 0.3).unwrap();
+/// crowd.set_target(id, Vec3::new(0.0, 0.0, 10.0), 0.3).unwrap();
+/// crowd.add_obstacle(Obstacle::Circle { center: Vec3::new(0.0, 0.0, 2.5), radius: 0.5 }).unwrap();
+/// crowd.step(0.1, 1).unwrap();
+/// let hit = crowd.agent(id).unwrap().hit();
+/// assert!(hit.normal.z < 0.0); // the pillar's surface faces back toward the agent
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct Hit {
     /// What was hit.
@@ -101,6 +149,16 @@ pub struct Hit {
 
 /// Parameters given to every new agent; change them with
 /// [`Crowd::set_agent_defaults`](crate::crowd::Crowd::set_agent_defaults).
+///
+/// ```
+/// use wayfarer::crowd::{AgentDefaults, Crowd};
+/// use wayfarer::Vec3;
+///
+/// let mut crowd = Crowd::new(8).unwrap();
+/// crowd.set_agent_defaults(AgentDefaults { fov_range: 6.0, repel_force: 2.0, ..Default::default() }).unwrap();
+/// let id = crowd.add_agent(Vec3::ZERO, 0.0, 1.3, 0.3).unwrap();
+/// assert_eq!(crowd.agent(id).unwrap().fov_range, 6.0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct AgentDefaults {
     /// Fastest turn, rad/s.
@@ -153,6 +211,19 @@ impl Default for AgentDefaults {
 
 /// One agent. Its position is on the XZ plane (y is carried through untouched); its yaw is
 /// Unity's: 0 faces +Z, positive turns clockwise seen from above, forward = (sin yaw, 0, cos yaw).
+///
+/// ```
+/// use wayfarer::crowd::Crowd;
+/// use wayfarer::Vec3;
+///
+/// let mut crowd = Crowd::new(4).unwrap();
+/// let id = crowd.add_agent(Vec3::ZERO, 0.0, 1.0, 0.3).unwrap();
+/// crowd.set_target(id, Vec3::new(0.0, 0.0, 10.0), 0.3).unwrap();
+/// crowd.step(0.1, 1).unwrap();
+/// let agent = crowd.agent(id).unwrap();
+/// assert!(agent.position.z > 0.0); // yaw 0 faces +Z: it walked forward
+/// assert!((agent.forward() - Vec3::Z).length() < 1e-6);
+/// ```
 ///
 /// Laid out in cache lines (four, 256 bytes): what the step reads of every agent in the
 /// first, what it writes back in the second, then the route (read only in the route modes that

@@ -146,6 +146,18 @@ impl Divisor {
 }
 
 /// Agents sorted by cell.
+///
+/// ```
+/// use wayfarer::crowd::grid::AgentGrid;
+/// use glam::Vec2;
+///
+/// let positions = [Vec2::new(0.0, 0.0), Vec2::new(0.5, 0.0), Vec2::new(9.0, 9.0)];
+/// let mut grid = AgentGrid::with_capacity(positions.len());
+/// grid.build(&positions, 1.0);
+/// let mut near = Vec::new();
+/// grid.query(Vec2::ZERO, 1.0, |i| near.push(i)); // candidates in the cells within reach
+/// assert!(near.contains(&0) && near.contains(&1) && !near.contains(&2));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct AgentGrid {
     cell: f32,
@@ -317,6 +329,18 @@ impl AgentGrid {
 }
 
 /// Static obstacles listed per cell of a dense grid.
+///
+/// ```
+/// use wayfarer::crowd::grid::ObstacleGrid;
+/// use glam::Vec2;
+///
+/// let boxes = [Some((Vec2::new(-1.0, -1.0), Vec2::new(1.0, 1.0))), None, Some((Vec2::splat(50.0), Vec2::splat(51.0)))];
+/// let mut grid = ObstacleGrid::default();
+/// grid.build(&boxes);
+/// let mut near = Vec::new();
+/// grid.query(Vec2::ZERO, 2.0, |i| near.push(i));
+/// assert!(near.contains(&0) && !near.contains(&2));
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct ObstacleGrid {
     origin: Vec2,

@@ -38,6 +38,13 @@ pub use simulator::{
 };
 
 /// Why a crowd call was refused (nothing was changed, except where documented).
+///
+/// ```
+/// use wayfarer::crowd::{Crowd, CrowdError};
+///
+/// let mut crowd = Crowd::new(4).unwrap();
+/// assert_eq!(crowd.step(-0.1, 1).unwrap_err(), CrowdError::InvalidArgument);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CrowdError {
     /// A number is NaN or infinite.

@@ -9,6 +9,17 @@ use super::angle::atan2;
 use glam::{Vec2, Vec3};
 
 /// A static obstacle as the caller describes it.
+///
+/// ```
+/// use wayfarer::crowd::{Crowd, Obstacle};
+/// use wayfarer::Vec3;
+///
+/// let mut crowd = Crowd::new(4).unwrap();
+/// let pillar = crowd.add_obstacle(Obstacle::Circle { center: Vec3::new(2.0, 0.0, 2.0), radius: 0.5 }).unwrap();
+/// crowd.add_obstacle(Obstacle::Wall { a: Vec3::new(-5.0, 0.0, 5.0), b: Vec3::new(5.0, 0.0, 5.0) }).unwrap();
+/// crowd.remove_obstacle(pillar).unwrap();
+/// assert_eq!(crowd.obstacles().count(), 1);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Obstacle {
     /// A vertical cylinder.
@@ -46,6 +57,14 @@ pub enum Obstacle {
 }
 
 /// The step's view of an obstacle: a rounded oriented box on the XZ plane.
+///
+/// ```
+/// use wayfarer::crowd::Obstacle;
+/// use wayfarer::Vec3;
+///
+/// let shape = Obstacle::Circle { center: Vec3::ZERO, radius: 2.0 }.shape().unwrap();
+/// assert_eq!(shape.bounding_radius(), 2.0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Shape {
     /// Centre (x, z).
@@ -59,6 +78,17 @@ pub struct Shape {
 }
 
 /// A point of contact: where, the outward normal there, and the signed distance.
+///
+/// ```
+/// use wayfarer::crowd::Obstacle;
+/// use wayfarer::Vec3;
+/// use glam::Vec2;
+///
+/// let shape = Obstacle::Circle { center: Vec3::ZERO, radius: 1.0 }.shape().unwrap();
+/// let c = shape.contact(Vec2::new(3.0, 0.0));
+/// assert!((c.distance - 2.0).abs() < 1e-6); // 2 m outside
+/// assert!((c.normal - Vec2::X).length() < 1e-6);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Contact {
     /// Closest point on the surface.

@@ -1,7 +1,7 @@
 //! The crowd: owns agents, obstacles, the grids and the planner; a step is "plan routes, build
 //! the grid, steer every agent from a read-only snapshot, move, project out of overlaps, put
-//! back the agents a crush would still press into each other" (see [`Crowd::step`]'s steps in
-//! the README and [`OVERLAP_GUARD`]).
+//! back the agents a crush would still press into each other" (see [`Crowd::step`], the model
+//! in `docs/crowd.md`, and [`OVERLAP_GUARD`]).
 
 use core::sync::atomic::{AtomicU32, Ordering};
 
@@ -115,11 +115,32 @@ fn standoff_limit(mode: RouteMode) -> f32 {
 
 /// An agent's id: stable while it lives, invalid once removed. (`repr(transparent)`: a slice
 /// of ids has the layout of a `u32` array, as the C ABI passes them.)
+///
+/// ```
+/// use wayfarer::crowd::Crowd;
+/// use wayfarer::Vec3;
+///
+/// let mut crowd = Crowd::new(4).unwrap();
+/// let id = crowd.add_agent(Vec3::ZERO, 0.0, 1.3, 0.3).unwrap();
+/// crowd.remove_agent(id).unwrap();
+/// assert!(crowd.agent(id).is_err()); // a removed id stays invalid
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(transparent)]
 pub struct AgentId(pub u32);
 
 /// An obstacle's id: stable while it exists, invalid once removed.
+///
+/// ```
+/// use wayfarer::crowd::{Crowd, Obstacle};
+/// use wayfarer::Vec3;
+///
+/// let mut crowd = Crowd::new(4).unwrap();
+/// let id = crowd.add_obstacle(Obstacle::Circle { center: Vec3::ZERO, radius: 1.0 }).unwrap();
+/// assert!(crowd.obstacle(id).is_ok());
+/// crowd.remove_obstacle(id).unwrap();
+/// assert!(crowd.obstacle(id).is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct ObstacleId(pub u32);
 
@@ -234,6 +255,19 @@ struct Final {
 }
 
 /// A crowd of agents among static obstacles.
+///
+/// ```
+/// use wayfarer::crowd::Crowd;
+/// use wayfarer::Vec3;
+///
+/// let mut crowd = Crowd::new(100).unwrap();
+/// for i in 0..10 {
+///     let id = crowd.add_agent(Vec3::new(i as f32, 0.0, 0.0), 0.0, 1.3, 0.3).unwrap();
+///     crowd.set_target(id, Vec3::new(9.0 - i as f32, 0.0, 8.0), 0.3).unwrap();
+/// }
+/// crowd.step(0.1, 2).unwrap(); // up to two threads, the same result as one
+/// assert_eq!(crowd.agent_count(), 10);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Crowd {
     defaults: AgentDefaults,

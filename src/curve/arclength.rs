@@ -55,6 +55,15 @@ const GL5_W: [f64; 3] = [
 ];
 
 /// A point on a curve: segment index and local parameter `t ∈ [0, 1]`.
+///
+/// ```
+/// use wayfarer::curve::CurveParam;
+///
+/// // Global parameter 2.25 on a curve of 4 segments: segment 2, t = 0.25.
+/// let p = CurveParam::from_global(2.25, 4);
+/// assert_eq!((p.segment, p.t), (2, 0.25));
+/// assert_eq!(p.global(), 2.25);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct CurveParam {
     /// Segment index.
@@ -109,6 +118,17 @@ pub(crate) struct Interval {
 }
 
 /// The baked arc-length table of one curve: see the module docs for the method.
+///
+/// ```
+/// use wayfarer::curve::{ArcLengthTable, CubicSpline};
+/// use wayfarer::Vec3;
+///
+/// let line = CubicSpline::polyline(&[Vec3::ZERO, Vec3::new(3.0, 0.0, 0.0), Vec3::new(3.0, 0.0, 4.0)]).unwrap();
+/// let table = ArcLengthTable::new(&line); // bake once
+/// assert!((table.total_length() - 7.0).abs() < 1e-5);
+/// let p = table.position_at_distance(&line, 5.0); // then query by distance
+/// assert!((p - Vec3::new(3.0, 0.0, 2.0)).length() < 1e-4);
+/// ```
 ///
 /// The table does not borrow the curve; pass the same curve to the queries that evaluate it.
 #[derive(Clone, Debug)]

@@ -31,6 +31,22 @@ use glam::{DVec3, Vec3};
 
 /// A projectile thrown from `start` with `velocity` under gravity `(0, −gravity, 0)`, bouncing
 /// on the plane `y = ground_y` with `restitution ∈ [0, 1]`.
+///
+/// ```
+/// use wayfarer::curve::Projectile;
+/// use wayfarer::Vec3;
+///
+/// let ball = Projectile {
+///     start: Vec3::new(0.0, 1.0, 0.0),
+///     velocity: Vec3::new(2.0, 5.0, 0.0),
+///     gravity: 9.81,
+///     ground_y: 0.0,
+///     restitution: 0.5,
+/// };
+/// let arcs: Vec<_> = ball.arcs(2).collect(); // the flight and two bounces
+/// assert_eq!(arcs.len(), 3);
+/// assert!(arcs[0].control_points[2].y.abs() < 1e-5); // the first arc ends on the ground
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Projectile {
     /// Start position (at or above the ground).
@@ -46,6 +62,16 @@ pub struct Projectile {
 }
 
 /// One arc of the trajectory: a quadratic Bézier and its time span.
+///
+/// ```
+/// use wayfarer::curve::Projectile;
+/// use wayfarer::Vec3;
+///
+/// let ball = Projectile { start: Vec3::ZERO, velocity: Vec3::new(1.0, 4.9, 0.0), gravity: 9.8, ground_y: 0.0, restitution: 0.0 };
+/// let first = ball.arcs(0).next().unwrap();
+/// assert!((first.duration - 1.0).abs() < 1e-6); // up and down again in 2·4.9/9.8 s
+/// assert_eq!(first.control_points[0], Vec3::ZERO);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BallisticArc {
     /// Time (seconds since the throw) at which the arc starts.

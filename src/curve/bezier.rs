@@ -31,6 +31,15 @@ pub const MAX_BEZIER_DEGREE: usize = 64;
 const LANES: usize = 4;
 
 /// One Bézier curve of degree `points.len() − 1` (1..=64).
+///
+/// ```
+/// use wayfarer::curve::BezierCurve;
+/// use wayfarer::Vec3;
+///
+/// let curve = BezierCurve::new(vec![Vec3::ZERO, Vec3::new(1.0, 2.0, 0.0), Vec3::new(2.0, 0.0, 0.0)]).unwrap();
+/// assert_eq!(curve.degree(), 2);
+/// assert!((curve.position(0.5) - Vec3::new(1.0, 1.0, 0.0)).length() < 1e-6);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct BezierCurve {
     points: Vec<Vec3>,
@@ -201,6 +210,20 @@ fn eval_many(q: &[DVec3], r: &[DVec3], ts: &[f32], out: &mut [Vec3]) {
 
 /// Bézier curves joined end to end (the paper's two-piece ping-pong trajectory); each piece
 /// may have its own degree. Piece `i` is segment `i` of the [`ParamCurve`].
+///
+/// ```
+/// use wayfarer::curve::{self, BezierChain};
+/// use wayfarer::Vec3;
+///
+/// // A quadratic then a cubic, sharing the point (2, 0, 0): 1 + 2 + 3 points.
+/// let points = [
+///     Vec3::ZERO, Vec3::new(1.0, 2.0, 0.0), Vec3::new(2.0, 0.0, 0.0),
+///     Vec3::new(3.0, -1.0, 0.0), Vec3::new(4.0, 1.0, 0.0), Vec3::new(5.0, 0.0, 0.0),
+/// ];
+/// let chain = BezierChain::from_shared_points(&points, &[2, 3]).unwrap();
+/// assert_eq!(chain.pieces().len(), 2);
+/// assert!(curve::length(&chain) > 5.0);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct BezierChain {
     pieces: Vec<BezierCurve>,

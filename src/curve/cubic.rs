@@ -10,6 +10,16 @@ use glam::Vec3;
 
 /// Consecutive cubic segments joined end to end (C0 at least; C1 for Hermite and Catmull-Rom
 /// splines whose tangents agree at the knots).
+///
+/// ```
+/// use wayfarer::curve::{CubicSpline, ParamCurve};
+/// use wayfarer::Vec3;
+///
+/// let points = [Vec3::ZERO, Vec3::new(2.0, 0.0, 1.0), Vec3::new(4.0, 0.0, 0.0)];
+/// let smooth = CubicSpline::catmull_rom(&points, 0.5, 0.0).unwrap(); // centripetal
+/// assert_eq!(smooth.segment_count(), 2);
+/// assert!((smooth.position(0, 1.0) - points[1]).length() < 1e-5); // through every point
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct CubicSpline {
     segments: Vec<[Vec3; 4]>,

@@ -15,6 +15,19 @@
 use glam::{Vec3, Vec4};
 
 /// A cubic Hermite segment from `p0` to `p1` with end velocities `m0`, `m1`.
+///
+/// ```
+/// use wayfarer::curve::HermiteSegment;
+/// use wayfarer::Vec3;
+///
+/// // From (0,0,0) leaving along +X to (4,0,2) arriving along +Z.
+/// let seg = HermiteSegment::new(Vec3::ZERO, Vec3::new(4.0, 0.0, 2.0), Vec3::X * 4.0, Vec3::Z * 4.0);
+/// let ts = [0.0, 0.5, 1.0];
+/// let mut points = [Vec3::ZERO; 3];
+/// seg.eval(&ts, &mut points); // many parameters in one call
+/// assert_eq!(points[0], Vec3::ZERO);
+/// assert_eq!(points[1], seg.position(0.5)); // the same bits as one at a time
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct HermiteSegment {
     /// Start position.

@@ -26,6 +26,13 @@ pub use hermite::HermiteSegment;
 use glam::Vec3;
 
 /// Why a curve could not be built or sampled.
+///
+/// ```
+/// use wayfarer::curve::{CubicSpline, CurveError};
+/// use wayfarer::Vec3;
+///
+/// assert_eq!(CubicSpline::polyline(&[Vec3::ZERO]).unwrap_err(), CurveError::TooFewPoints);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CurveError {
     /// Fewer points than the curve kind needs (2 for splines and Bézier curves).
@@ -56,6 +63,14 @@ impl std::error::Error for CurveError {}
 
 /// Any curve kind of this module behind one type (what a path or an FFI handle stores):
 /// cubic splines (Hermite, Catmull-Rom, polyline) or Bézier chains of any degree.
+///
+/// ```
+/// use wayfarer::curve::{self, AnyCurve, CubicSpline};
+/// use wayfarer::Vec3;
+///
+/// let any: AnyCurve = CubicSpline::polyline(&[Vec3::ZERO, Vec3::X]).unwrap().into();
+/// assert!((curve::length(&any) - 1.0).abs() < 1e-6);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub enum AnyCurve {
     /// A chain of cubic segments (Hermite, Catmull-Rom or polyline).
@@ -110,6 +125,20 @@ impl ParamCurve for AnyCurve {
 }
 
 /// How samples are spread along a curve.
+///
+/// ```
+/// use wayfarer::curve::{self, CubicSpline, Spacing};
+/// use wayfarer::Vec3;
+///
+/// // Two segments of very different lengths.
+/// let line = CubicSpline::polyline(&[Vec3::ZERO, Vec3::X, Vec3::new(9.0, 0.0, 0.0)]).unwrap();
+/// let mut by_t = [Vec3::ZERO; 3];
+/// let mut by_s = [Vec3::ZERO; 3];
+/// curve::sample(&line, Spacing::Parameter, &mut by_t);
+/// curve::sample(&line, Spacing::ArcLength, &mut by_s);
+/// assert!((by_t[1].x - 1.0).abs() < 1e-5); // the middle parameter: the end of segment 0
+/// assert!((by_s[1].x - 4.5).abs() < 1e-3); // the middle distance
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Spacing {
     /// Evenly in the curve parameter (the global `u = segment + t`): cheap, but the spacing in
@@ -141,6 +170,16 @@ pub fn length<C: ParamCurve + ?Sized>(curve: &C) -> f64 {
 
 /// A piecewise-parametric curve: `segment_count()` pieces, each evaluated at a local
 /// parameter `t ∈ [0, 1]` (values outside are clamped by implementors).
+///
+/// ```
+/// use wayfarer::curve::{CubicSpline, ParamCurve};
+/// use wayfarer::Vec3;
+///
+/// let line = CubicSpline::polyline(&[Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0)]).unwrap();
+/// assert_eq!(line.segment_count(), 2);
+/// assert_eq!(line.position(1, 0.0), Vec3::X);
+/// assert_eq!(line.position_at(1.0), Vec3::X); // global parameter = segment + t
+/// ```
 ///
 /// Consecutive segments are expected to join (`position(i, 1) == position(i + 1, 0)`), which
 /// every constructor in this module guarantees.

@@ -2,7 +2,7 @@
 //! per concept. Each export validates its inputs through [`boundary`], converts, and calls the
 //! safe API; nothing else lives here.
 //!
-//! Contract (see the README's "C ABI" section): every symbol starts `wf_`; fallible functions
+//! Contract (see `docs/c-abi.md`): every symbol starts `wf_`; fallible functions
 //! return a [`WfStatus`] (`WF_STATUS_OK` = 0); outputs come last as caller-allocated buffers with
 //! their capacity and are written only on success; points are interleaved xyz `float`;
 //! `(NULL, 0)` is a valid empty array; no panic crosses the boundary.

@@ -31,6 +31,13 @@ pub use set::{NpcSample, SampleArrays, ScheduleSet, Simd, Times};
 use crate::curve::CurveError;
 
 /// Why a path or schedule could not be built or queried.
+///
+/// ```
+/// use wayfarer::timeline::{Schedule, TimelineError, Wrap};
+///
+/// // A schedule must end after it starts.
+/// assert_eq!(Schedule::simple(10.0, 10.0, Wrap::Clamp, 5.0).unwrap_err(), TimelineError::InvalidKeyTime);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimelineError {
     /// The curve could not be built (too few points, NaN, mismatched lengths, …).

@@ -22,6 +22,16 @@ use crate::curve::{AnyCurve, CurveParam};
 use glam::{DVec3, Vec3};
 
 /// The nearest point of a path to a query point.
+///
+/// ```
+/// use wayfarer::timeline::Path;
+/// use wayfarer::Vec3;
+///
+/// let street = Path::polyline(&[Vec3::ZERO, Vec3::new(10.0, 0.0, 0.0)]).unwrap();
+/// let near = street.nearest(Vec3::new(4.0, 0.0, 3.0));
+/// assert!((near.distance - 4.0).abs() < 1e-4); // resume 4 m along the street
+/// assert!((near.gap - 3.0).abs() < 1e-4);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Nearest {
     /// Distance along the path (arc length from the start) of the nearest point.

@@ -173,6 +173,17 @@ impl ParamCurve for Refined<'_> {
 }
 
 /// A curve with its precomputed arc-length table (see the module docs).
+///
+/// ```
+/// use wayfarer::timeline::Path;
+/// use wayfarer::Vec3;
+///
+/// let path = Path::polyline(&[Vec3::ZERO, Vec3::new(3.0, 0.0, 0.0), Vec3::new(3.0, 0.0, 4.0)]).unwrap();
+/// assert!((path.length() - 7.0).abs() < 1e-5);
+/// let (position, forward) = path.at_distance(5.0); // 5 m along: on the second leg, facing +Z
+/// assert!((position - Vec3::new(3.0, 0.0, 2.0)).length() < 1e-4);
+/// assert!((forward - Vec3::Z).length() < 1e-4);
+/// ```
 #[derive(Clone, Debug)]
 pub struct Path {
     curve: AnyCurve,

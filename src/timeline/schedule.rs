@@ -78,6 +78,14 @@ pub(crate) fn clamp_distances(keys: &[Key], path_length: f64) -> Result<Vec<Key>
 const PERIOD_LIMIT: f64 = 9.0e15;
 
 /// What happens outside `[t₀, t_N]`.
+///
+/// ```
+/// use wayfarer::timeline::{Schedule, Wrap};
+///
+/// // Walk 10 m in 10 s, then loop.
+/// let s = Schedule::simple(0.0, 10.0, Wrap::Loop, 10.0).unwrap();
+/// assert!((s.sample(13.0).distance - 3.0).abs() < 1e-9);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u32)]
 pub enum Wrap {
@@ -102,6 +110,15 @@ impl Wrap {
 }
 
 /// Easing of one leg: which ends start or stop at zero speed (flags: 1 = in, 2 = out).
+///
+/// ```
+/// use wayfarer::timeline::Ease;
+///
+/// // (fraction of the distance, speed factor) at half the leg's time.
+/// let (u, _) = Ease::InOut.apply(0.5);
+/// assert!((u - 0.5).abs() < 1e-12);
+/// assert_eq!(Ease::In.apply(0.0), (0.0, 0.0)); // eased in: starts at rest
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[repr(u32)]
 pub enum Ease {
@@ -150,6 +167,15 @@ impl Ease {
 }
 
 /// What an NPC is doing at a time.
+///
+/// ```
+/// use wayfarer::timeline::{NpcState, Schedule, Wrap};
+///
+/// let s = Schedule::simple(100.0, 200.0, Wrap::Clamp, 50.0).unwrap();
+/// assert_eq!(s.sample(50.0).state, NpcState::Before);
+/// assert_eq!(s.sample(150.0).state, NpcState::Moving);
+/// assert_eq!(s.sample(250.0).state, NpcState::After);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[repr(u32)]
 pub enum NpcState {
@@ -173,6 +199,19 @@ impl From<NpcState> for u32 {
 }
 
 /// One key: be at `distance` along the path at `time`.
+///
+/// ```
+/// use wayfarer::timeline::{Key, Schedule, Wrap};
+///
+/// // At 10 m at 8:00, still there at 9:00 (a hold), at 30 m at 9:30.
+/// let keys = [
+///     Key { time: 8.0 * 3600.0, distance: 10.0 },
+///     Key { time: 9.0 * 3600.0, distance: 10.0 },
+///     Key { time: 9.5 * 3600.0, distance: 30.0 },
+/// ];
+/// let s = Schedule::new(&keys, &[], Wrap::Clamp, 30.0).unwrap();
+/// assert_eq!(s.keys().count(), 3);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Key {
     /// World time, seconds.
@@ -194,6 +233,16 @@ pub(crate) struct Leg {
 }
 
 /// A schedule evaluated at one time.
+///
+/// ```
+/// use wayfarer::timeline::{Schedule, Wrap};
+///
+/// let s = Schedule::simple(0.0, 20.0, Wrap::PingPong, 10.0).unwrap();
+/// let going = s.sample(5.0);
+/// let coming = s.sample(35.0); // on the way back
+/// assert!((going.distance - coming.distance).abs() < 1e-9);
+/// assert!(going.speed > 0.0 && coming.speed < 0.0);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Default)]
 pub struct ScheduleSample {
     /// Distance along the path.
@@ -207,6 +256,18 @@ pub struct ScheduleSample {
 }
 
 /// A key crossing between two times (see the module docs).
+///
+/// ```
+/// use wayfarer::timeline::{Schedule, Wrap};
+///
+/// let s = Schedule::simple(0.0, 10.0, Wrap::Clamp, 10.0).unwrap();
+/// let mut seen = Vec::new();
+/// s.for_each_crossing(-1.0, 11.0, |c| {
+///     seen.push((c.key, c.direction));
+///     true // keep going
+/// });
+/// assert_eq!(seen, [(0, 1), (1, 1)]); // left the first key, reached the last
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Crossing {
     /// Index of the key crossed.
@@ -228,6 +289,15 @@ pub(crate) struct KeysView<'a> {
 }
 
 /// A validated schedule (see the module docs).
+///
+/// ```
+/// use wayfarer::timeline::{Ease, Key, Schedule, Wrap};
+///
+/// let keys = [Key { time: 0.0, distance: 0.0 }, Key { time: 10.0, distance: 20.0 }];
+/// let s = Schedule::new(&keys, &[Ease::InOut], Wrap::Clamp, 20.0).unwrap();
+/// assert!((s.sample(5.0).distance - 10.0).abs() < 1e-9); // halfway at half time
+/// assert_eq!(s.sample(0.0).speed, 0.0); // eased: starts at rest
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Schedule {
     times: Vec<f64>,

@@ -56,6 +56,19 @@ fn finish(path: &Path, s: &ScheduleSample, param: CurveParam, frame: bool) -> Np
 }
 
 /// The world time of each NPC for one evaluation.
+///
+/// ```
+/// use wayfarer::timeline::{Path, ScheduleSet, Times, Wrap};
+/// use wayfarer::Vec3;
+///
+/// let mut set = ScheduleSet::new();
+/// let p = set.add_path(Path::polyline(&[Vec3::ZERO, Vec3::new(10.0, 0.0, 0.0)]).unwrap());
+/// set.add_npc_simple(p, 0.0, 10.0, Wrap::Clamp).unwrap();
+/// set.add_npc_simple(p, 0.0, 10.0, Wrap::Clamp).unwrap();
+/// let mut xs = Vec::new();
+/// set.evaluate(Times::PerNpc(&[2.0, 7.0]), |_, s| xs.push(s.position.x)); // a time per NPC
+/// assert!((xs[0] - 2.0).abs() < 1e-4 && (xs[1] - 7.0).abs() < 1e-4);
+/// ```
 #[derive(Clone, Copy, Debug)]
 pub enum Times<'a> {
     /// Every NPC at the same time.
@@ -65,6 +78,19 @@ pub enum Times<'a> {
 }
 
 /// One NPC at one time.
+///
+/// ```
+/// use wayfarer::timeline::{NpcState, Path, ScheduleSet, Wrap};
+/// use wayfarer::Vec3;
+///
+/// let mut set = ScheduleSet::new();
+/// let p = set.add_path(Path::polyline(&[Vec3::ZERO, Vec3::new(0.0, 0.0, 10.0)]).unwrap());
+/// let npc = set.add_npc_simple(p, 0.0, 5.0, Wrap::Clamp).unwrap();
+/// let s = set.sample(npc as usize, 2.5).unwrap();
+/// assert_eq!(s.state, NpcState::Moving);
+/// assert!((s.velocity - Vec3::new(0.0, 0.0, 2.0)).length() < 1e-4); // 10 m in 5 s
+/// assert!((s.forward - Vec3::Z).length() < 1e-5);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct NpcSample {
     /// Position on the path.
@@ -81,6 +107,21 @@ pub struct NpcSample {
 /// Flat per-NPC output arrays for [`ScheduleSet::evaluate_into`], each optional (`None`: not
 /// wanted, not computed) and indexed by NPC. `S` is the state type: [`NpcState`], or `u32`
 /// for its code (as the C ABI writes it).
+///
+/// ```
+/// use wayfarer::timeline::{Path, SampleArrays, ScheduleSet, Times, Wrap};
+/// use wayfarer::Vec3;
+///
+/// let mut set = ScheduleSet::new();
+/// let p = set.add_path(Path::polyline(&[Vec3::ZERO, Vec3::new(10.0, 0.0, 0.0)]).unwrap());
+/// for i in 0..4 {
+///     set.add_npc_simple(p, i as f64, 10.0 + i as f64, Wrap::Loop).unwrap();
+/// }
+/// let mut positions = vec![Vec3::ZERO; 4];
+/// let mut arrays: SampleArrays = SampleArrays { positions: Some(&mut positions[..]), ..Default::default() };
+/// set.evaluate_into(Times::One(5.0), None, &mut arrays); // positions only
+/// assert!((positions[0].x - 5.0).abs() < 1e-4);
+/// ```
 #[derive(Debug, Default)]
 pub struct SampleArrays<'a, S = NpcState> {
     /// Positions on the path.
@@ -123,6 +164,21 @@ pub(super) struct NpcRecord {
 }
 
 /// Many NPCs with their schedules on shared paths (see the module docs).
+///
+/// ```
+/// use wayfarer::timeline::{Path, ScheduleSet, Times, Wrap};
+/// use wayfarer::Vec3;
+///
+/// let mut set = ScheduleSet::new();
+/// let street = set.add_path(Path::catmull_rom(&[Vec3::ZERO, Vec3::new(20.0, 0.0, 5.0), Vec3::new(40.0, 0.0, 0.0)], 0.5, 0.0).unwrap());
+/// for i in 0..100 {
+///     set.add_npc_simple(street, -(i as f64), 60.0 - i as f64, Wrap::PingPong).unwrap();
+/// }
+/// let mut hints = vec![0u32; 2 * set.npc_count()]; // frame-to-frame coherence, optional
+/// let mut count = 0;
+/// set.evaluate_hinted(Times::One(30.0), &mut hints, |_, _| count += 1);
+/// assert_eq!(count, 100);
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct ScheduleSet {
     pub(super) paths: Vec<Path>,

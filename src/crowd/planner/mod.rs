@@ -153,6 +153,19 @@ pub(crate) const NEIGHBOURS: [(i64, i64, f32); 8] = [
 ];
 
 /// The route planner of a crowd.
+///
+/// ```
+/// use wayfarer::crowd::{Crowd, Obstacle, RouteMode};
+/// use wayfarer::Vec3;
+///
+/// let mut crowd = Crowd::new(4).unwrap();
+/// crowd.add_obstacle(Obstacle::Box { min: Vec3::new(-3.0, 0.0, 2.0), max: Vec3::new(3.0, 0.0, 3.0) }).unwrap();
+/// let id = crowd.add_agent(Vec3::ZERO, 0.0, 1.3, 0.3).unwrap();
+/// crowd.set_route_mode(id, RouteMode::Planned).unwrap();
+/// crowd.set_target(id, Vec3::new(0.0, 0.0, 6.0), 0.3).unwrap();
+/// crowd.step(0.1, 1).unwrap();
+/// assert!(crowd.planner().fields_computed() >= 1); // a distance field toward the goal
+/// ```
 #[derive(Clone, Debug)]
 pub struct Planner {
     origin: Vec2,

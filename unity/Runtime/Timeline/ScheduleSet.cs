@@ -50,7 +50,7 @@ namespace Wayfarer.Timeline
         /// <summary>
         /// Adds an NPC on path <paramref name="pathIndex"/> that is at <c>distances[i]</c> at
         /// <c>times[i]</c> (strictly increasing, legs of at least 1e-9 s; equal consecutive distances
-        /// = a hold). A distance may be up to 4 × float.Epsilon-of-one × the path's length past either
+        /// = a hold). A distance may be up to 4 × FLT_EPSILON (1.19e-7) × the path's length past either
         /// end of [0, length] (a length summed in floats) and is then taken as that end; farther is an
         /// error naming the key and the range. <paramref name="legEase"/> is null or one flag per leg
         /// (keys − 1). Returns the NPC index.
