@@ -37,6 +37,9 @@ fn no_tracked_text_file_contains_the_word() {
     let mut checked = 0usize;
     for name in out.stdout.split(|&b| b == 0).filter(|n| !n.is_empty()) {
         let name = String::from_utf8_lossy(name);
+        if name.to_lowercase().contains(&word) {
+            hits.push(format!("{name} (its path)"));
+        }
         let Ok(bytes) = std::fs::read(root.join(name.as_ref())) else {
             continue; // listed but deleted in the working tree
         };
