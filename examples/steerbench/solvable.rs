@@ -6,7 +6,8 @@
 //!
 //! With cells smaller than the smallest body, two neighbouring centres both a radius clear of
 //! every obstacle cannot lie on two sides of one, so an open path is a collision-free path for
-//! a disc of that radius (up to the cell size at its ends).
+//! a disc of that radius (up to the cell size at its ends). Its length, along grid moves, is at
+//! most about 8 % longer than the shortest route (and never shorter than the straight line).
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;

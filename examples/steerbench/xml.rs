@@ -73,17 +73,12 @@ impl Node {
         Ok(Tuple::At(Vec2::new(x, z)))
     }
 
-    /// This element as bounds (xmin, xmax, zmin, zmax): (min, max) on the XZ plane.
+    /// This element as bounds (xmin, xmax, zmin, zmax): (min, max) on the XZ plane. Like
+    /// SteerSuite, bounds given max first are taken as the box they span.
     pub fn bounds(&self) -> Result<(Vec2, Vec2), String> {
-        let lo = Vec2::new(self.need("xmin")?, self.need("zmin")?);
-        let hi = Vec2::new(self.need("xmax")?, self.need("zmax")?);
-        if lo.x > hi.x || lo.y > hi.y {
-            return Err(format!(
-                "<{}>: min beyond max (x {}..{}, z {}..{})",
-                self.name, lo.x, hi.x, lo.y, hi.y
-            ));
-        }
-        Ok((lo, hi))
+        let a = Vec2::new(self.need("xmin")?, self.need("zmin")?);
+        let b = Vec2::new(self.need("xmax")?, self.need("zmax")?);
+        Ok((a.min(b), a.max(b)))
     }
 }
 
