@@ -153,6 +153,23 @@ pub fn load(xml: &str, name: &str, seed: u64) -> Result<Scene, String> {
         emitters,
         time_limit: if time_limit > 0.0 { time_limit } else { 300.0 },
     };
+    let names: Vec<&str> = (scene.agents.iter())
+        .chain(scene.emitters.iter().map(|e| &e.agent))
+        .filter_map(|a| a.name.as_deref())
+        .collect();
+    for a in scene
+        .agents
+        .iter()
+        .chain(scene.emitters.iter().map(|e| &e.agent))
+    {
+        for g in &a.goals {
+            if let GoalKind::SeekAgent(n) | GoalKind::FleeAgent(n) = &g.kind {
+                if !names.contains(&n.as_str()) {
+                    return Err(format!("<targetName> \"{n}\": no agent has that <name>"));
+                }
+            }
+        }
+    }
     if declared > 0 && scene.total_agents() == 0 {
         return Err(format!(
             "declares {declared} agents but loads none (agent regions with <numAgents> 0?)"
@@ -482,4 +499,127 @@ fn oriented(c: Vec2, half: Vec2, yaw: f32) -> Result<Obstacle, String> {
         a: Vec3::new(a.x, 0.0, a.y),
         b: Vec3::new(b.x, 0.0, b.y),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::load;
+    use crate::scene::GoalKind;
+    use glam::Vec2;
+    use wayfarer::crowd::Obstacle;
+
+    /// A test case written for these tests (not from SteerSuite's set).
+    fn case(body: &str) -> String {
+        format!(
+            "<SteerBenchTestCase xmlns=\"http://www.magix.ucla.edu/steerbench\">\
+             <header><version>1.0</version><name>t</name><worldBounds><xmin>-50</xmin>\
+             <xmax>50</xmax><ymin>0</ymin><ymax>0</ymax><zmin>-50</zmin><zmax>50</zmax>\
+             </worldBounds></header>{body}</SteerBenchTestCase>"
+        )
+    }
+
+    const XYZ: &str = "<x>1</x><y>0</y><z>2</z>";
+
+    #[test]
+    fn every_goal_type_and_obstacle_kind_loads() {
+        let goals = format!(
+            "<goalSequence>\
+             <seekStaticTarget><targetLocation>{XYZ}</targetLocation><desiredSpeed>1.2</desiredSpeed><timeDuration>30</timeDuration></seekStaticTarget>\
+             <fleeStaticTarget><targetLocation>{XYZ}</targetLocation><timeDuration>5</timeDuration></fleeStaticTarget>\
+             <seekDynamicTarget><targetName>a</targetName><timeDuration>9</timeDuration></seekDynamicTarget>\
+             <flowStaticDirection><targetDirection><x>0</x><y>0</y><z>-3</z></targetDirection><timeDuration>4</timeDuration></flowStaticDirection>\
+             <idle><timeDuration>2</timeDuration></idle>\
+             <seekStaticTarget><targetLocation><random>true</random></targetLocation></seekStaticTarget>\
+             <seekStaticTarget><targetIsRandom>true</targetIsRandom></seekStaticTarget>\
+             <seekAxisAlignedBoxRegion><goalRegionBounds><xmin>3</xmin><xmax>5</xmax><ymin>0</ymin><ymax>0</ymax><zmin>3</zmin><zmax>6</zmax></goalRegionBounds></seekAxisAlignedBoxRegion>\
+             </goalSequence>"
+        );
+        let xml = case(&format!(
+            "<obstacle><xmin>10</xmin><xmax>12</xmax><ymin>0</ymin><ymax>1</ymax><zmin>10</zmin><zmax>12</zmax></obstacle>\
+             <obstacleRegion><numObstacles>3</numObstacles><obstacleSize>1</obstacleSize><obstacleHeight>1</obstacleHeight>\
+             <regionBounds><xmin>20</xmin><xmax>30</xmax><ymin>0</ymin><ymax>0</ymax><zmin>20</zmin><zmax>30</zmax></regionBounds></obstacleRegion>\
+             <circleObstacle><radius>1</radius><height>1</height><position><x>-10</x><y>0</y><z>-10</z></position></circleObstacle>\
+             <orientedBoxObstacle><thetaY>30</thetaY><size><x>2</x><y>1</y><z>1</z></size><position><x>-20</x><y>0</y><z>5</z></position></orientedBoxObstacle>\
+             <orientedWallObstacle><thetaY>0</thetaY><size><x>10</x><y>1</y><z>0.2</z></size><position><x>0</x><y>0</y><z>30</z></position>\
+             <doorway><value>0</value><doorRadius>1</doorRadius></doorway></orientedWallObstacle>\
+             <agent><name>a</name><initialConditions><radius>0.4</radius><position>{XYZ}</position>\
+             <direction><random>true</random></direction><speed>1</speed></initialConditions>{goals}</agent>\
+             <agent><initialConditions><radius>0.5</radius><position><random>true</random></position>\
+             <direction><x>1</x><y>0</y><z>0</z></direction><speed>1</speed></initialConditions>{goals}</agent>\
+             <agentRegion><numAgents>5</numAgents><regionBounds><xmin>-5</xmin><xmax>5</xmax><ymin>0</ymin><ymax>0</ymax><zmin>-40</zmin><zmax>-30</zmax></regionBounds>\
+             <initialConditions><radius>0.5</radius><direction><random>true</random></direction><speed>1</speed></initialConditions>{goals}</agentRegion>\
+             <agentEmitter><initialConditions><radius>0.5</radius><position><x>0</x><y>0</y><z>-20</z></position>\
+             <direction><x>1</x><y>0</y><z>0</z></direction><speed>1</speed></initialConditions>{goals}</agentEmitter>"
+        ));
+        let s = load(&xml, "t", 7).expect("loads");
+        // 1 box + 3 region boxes + circle + oriented box + a wall split by its door.
+        assert_eq!(s.obstacles.len(), 8);
+        assert!(matches!(s.obstacles[4], Obstacle::Circle { .. }));
+        assert_eq!(s.agents.len(), 7);
+        assert_eq!(s.emitters.len(), 1);
+        assert_eq!(s.total_agents(), 7 + s.emitters[0].count);
+        let g = &s.agents[0].goals;
+        assert_eq!(g.len(), 8);
+        assert_eq!(g[0].kind, GoalKind::Seek(Vec2::new(1.0, 2.0)));
+        assert_eq!((g[0].duration, g[0].speed), (30.0, Some(1.2)));
+        assert_eq!(g[1].kind, GoalKind::Flee(Vec2::new(1.0, 2.0)));
+        assert_eq!(g[2].kind, GoalKind::SeekAgent("a".into()));
+        assert_eq!(g[3].kind, GoalKind::Flow(Vec2::new(0.0, -1.0)));
+        assert_eq!(g[4].kind, GoalKind::Idle);
+        assert_eq!(
+            g[7].kind,
+            GoalKind::Region(Vec2::new(3.0, 3.0), Vec2::new(5.0, 6.0))
+        );
+        // Random targets: inside the world, different per agent, the same for the same seed.
+        let (GoalKind::Seek(p), GoalKind::Seek(q)) = (&g[5].kind, &s.agents[1].goals[5].kind)
+        else {
+            panic!("random seek targets");
+        };
+        assert!(p.abs().max_element() < 50.0 && p != q);
+        let again = load(&xml, "t", 7).unwrap();
+        assert_eq!(again.agents, s.agents);
+        assert_ne!(load(&xml, "t", 8).unwrap().agents, s.agents);
+        // Region agents are placed in their region, apart.
+        for a in &s.agents[2..] {
+            assert!(a.position.y > -40.0 && a.position.y < -30.0);
+        }
+    }
+
+    #[test]
+    fn errors_name_the_element_and_the_value() {
+        let bad_radius = case(&format!(
+            "<agent><initialConditions><radius>big</radius><position>{XYZ}</position>\
+             <direction>{XYZ}</direction><speed>1</speed></initialConditions><goalSequence>\
+             <idle><timeDuration>1</timeDuration></idle></goalSequence></agent>"
+        ));
+        let e = load(&bad_radius, "t", 1).unwrap_err();
+        assert!(
+            e.contains("<agent>") && e.contains("<radius>") && e.contains("big"),
+            "{e}"
+        );
+        let no_agents = case(
+            "<agentRegion><numAgents>0</numAgents><regionBounds><xmin>0</xmin><xmax>1</xmax><ymin>0</ymin>\
+             <ymax>0</ymax><zmin>0</zmin><zmax>1</zmax></regionBounds><initialConditions><radius>0.5</radius>\
+             <direction><random>true</random></direction><speed>1</speed></initialConditions>\
+             <goalSequence><idle><timeDuration>1</timeDuration></idle></goalSequence></agentRegion>\
+             <agentRegion><numAgents>0</numAgents><regionBounds><xmin>0</xmin><xmax>1</xmax><ymin>0</ymin>\
+             <ymax>0</ymax><zmin>0</zmin><zmax>1</zmax></regionBounds><initialConditions><radius>0.5</radius>\
+             <direction><random>true</random></direction><speed>1</speed></initialConditions>\
+             <goalSequence><idle><timeDuration>1</timeDuration></idle></goalSequence></agentRegion>",
+        );
+        assert!(load(&no_agents, "t", 1).is_ok(), "declares none: fine");
+        let unknown = case(&format!(
+            "<agent><initialConditions><radius>0.5</radius><position>{XYZ}</position>\
+             <direction>{XYZ}</direction><speed>1</speed></initialConditions><goalSequence>\
+             <teleport><timeDuration>1</timeDuration></teleport></goalSequence></agent>"
+        ));
+        let e = load(&unknown, "t", 1).unwrap_err();
+        assert!(e.contains("teleport"), "{e}");
+        let chase = unknown.replace(
+            "<teleport><timeDuration>1</timeDuration></teleport>",
+            "<seekDynamicTarget><targetName>ghost</targetName></seekDynamicTarget>",
+        );
+        let e = load(&chase, "t", 1).unwrap_err();
+        assert!(e.contains("<targetName>") && e.contains("ghost"), "{e}");
+    }
 }

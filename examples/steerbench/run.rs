@@ -105,3 +105,124 @@ pub fn play(scene: &Scene, s: Settings, trace: bool) -> Result<Played, String> {
         trace: paths,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{play, Settings};
+    use crate::program::{Arrival, Outcome};
+    use crate::scene::{AgentSpec, Goal, GoalKind, Scene};
+    use glam::Vec2;
+
+    fn scene(goals: Vec<Goal>) -> Scene {
+        Scene {
+            name: "t".into(),
+            world: (Vec2::splat(-30.0), Vec2::splat(30.0)),
+            obstacles: Vec::new(),
+            agents: vec![AgentSpec {
+                name: None,
+                position: Vec2::ZERO,
+                yaw: 0.0,
+                radius: 0.4,
+                speed: 1.5,
+                goals,
+                ideal_length: 0.0,
+                deadline: None,
+            }
+            .with_ideal_length()],
+            emitters: Vec::new(),
+            time_limit: 100.0,
+        }
+    }
+
+    fn goal(kind: GoalKind, duration: f32) -> Goal {
+        Goal {
+            kind,
+            duration,
+            speed: None,
+        }
+    }
+
+    fn settings(arrival: Arrival) -> Settings {
+        Settings {
+            dt: 0.1,
+            threads: 1,
+            arrival,
+            max_time: 100.0,
+        }
+    }
+
+    #[test]
+    fn goals_are_walked_in_order_and_the_agent_leaves_at_the_last() {
+        let s = scene(vec![
+            goal(GoalKind::Seek(Vec2::new(0.0, 5.0)), 100.0),
+            goal(GoalKind::Idle, 1.0),
+            goal(GoalKind::Seek(Vec2::new(5.0, 5.0)), 100.0),
+        ]);
+        let p = play(&s, settings(Arrival::Despawn), false).unwrap();
+        let w = &p.program.walkers[0];
+        assert!(matches!(
+            w.outcomes[..],
+            [Outcome::Reached(a), Outcome::Timed, Outcome::Reached(b)] if a < b
+        ));
+        assert!(w.finished.is_some() && w.id.is_none());
+        assert_eq!(p.crowd.agent_count(), 0);
+        assert!(w.position.distance(Vec2::new(5.0, 5.0)) <= 0.4 + 1e-3);
+        // --stay: it stays where it arrived.
+        let p = play(&s, settings(Arrival::Stay), false).unwrap();
+        assert_eq!(p.crowd.agent_count(), 1);
+    }
+
+    #[test]
+    fn a_goal_whose_time_passes_is_missed_and_the_next_taken() {
+        let s = scene(vec![
+            goal(GoalKind::Seek(Vec2::new(0.0, 25.0)), 2.0),
+            goal(GoalKind::Flow(Vec2::new(1.0, 0.0)), 2.0),
+            goal(
+                GoalKind::Region(Vec2::new(-2.0, -2.0), Vec2::new(2.0, 2.0)),
+                100.0,
+            ),
+        ]);
+        let p = play(&s, settings(Arrival::Despawn), false).unwrap();
+        let w = &p.program.walkers[0];
+        assert_eq!(w.outcomes[..2], [Outcome::Missed, Outcome::Timed]);
+        assert!(matches!(w.outcomes[2], Outcome::Reached(_)));
+        // After 2 s north and 2 s east, back inside the region.
+        assert!(w.position.abs().max_element() <= 2.0);
+    }
+
+    #[test]
+    fn emitters_place_their_agents_and_the_crowd_holds_every_obstacle() {
+        let mut s = scene(vec![goal(GoalKind::Seek(Vec2::new(0.0, 4.0)), 100.0)]);
+        s.emitters.push(crate::scene::EmitterSpec {
+            agent: s.agents.pop().unwrap(),
+            interval: 1.0,
+            count: 3,
+            start: 0.0,
+        });
+        // 3 000 obstacles and no agent placed at the start (the old sizing held 1 024).
+        s.obstacles = (0..3000)
+            .map(|k| {
+                let c = glam::Vec3::new(
+                    -29.0 + (k % 60) as f32 * 0.2,
+                    0.0,
+                    20.0 + (k / 60) as f32 * 0.15,
+                );
+                wayfarer::crowd::Obstacle::Circle {
+                    center: c,
+                    radius: 0.05,
+                }
+            })
+            .collect();
+        let p = play(&s, settings(Arrival::Despawn), false).unwrap();
+        assert!(p.crowd.capacity() >= 3000);
+        assert_eq!(p.crowd.obstacles().count(), 3000);
+        assert_eq!(p.program.walkers.len(), 3);
+        let t: Vec<f32> = p.program.walkers.iter().map(|w| w.spawned).collect();
+        assert!(t[0] < t[1] && t[1] < t[2], "{t:?}");
+        assert!(p
+            .program
+            .walkers
+            .iter()
+            .all(|w| matches!(w.outcomes[..], [Outcome::Reached(_)])));
+    }
+}
