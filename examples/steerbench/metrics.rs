@@ -1,6 +1,8 @@
 //! What a run measures step by step: agent–agent and agent–obstacle overlaps (collisions
 //! deeper than 1 mm counted once per pair and episode, and the deepest of each), each agent's
-//! blocked time and longest blocked spell, its path length, and the step's wall time.
+//! blocked time and longest blocked spell, its path length, Σ|Δv| and least-effort energy
+//! ∫(2.23 + 1.26·|v|²)dt (Guy et al. 2010), how often it zig-zags (reverses a turn of more than
+//! half its turn-rate cap two steps running, per step on its way), and the step's wall time.
 
 use std::collections::{HashMap, HashSet};
 
@@ -32,7 +34,18 @@ pub struct Body {
     pub deepest_agent: f32,
     /// Deepest overlap with an obstacle, metres.
     pub deepest_obstacle: f32,
+    /// Σ|Δv| over its steps, m/s.
+    pub sum_dv: f32,
+    /// Least-effort energy spent, J/kg.
+    pub energy: f32,
+    /// Steps on its way, and zig-zags among them.
+    pub walking: usize,
+    /// Zig-zags (see the module doc).
+    pub zig_zags: usize,
     last: Option<Vec2>,
+    velocity: Vec2,
+    yaw: f32,
+    turn: f32,
 }
 
 /// A run's measures.
@@ -131,7 +144,23 @@ impl Measures {
             let b = &mut self.bodies[k];
             if let Some(q) = b.last {
                 b.path += p.distance(q);
+                let v = (p - q) / dt;
+                b.sum_dv += (v - b.velocity).length();
+                b.energy += (2.23 + 1.26 * v.length_squared()) * dt;
+                b.velocity = v;
+                let turn = (a.yaw - b.yaw + core::f32::consts::PI)
+                    .rem_euclid(core::f32::consts::TAU)
+                    - core::f32::consts::PI;
+                let half_cap = 0.5 * a.max_turn_rate * dt;
+                if a.state() != AgentState::Arrived {
+                    b.walking += 1;
+                    if turn * b.turn < 0.0 && turn.abs() > half_cap && b.turn.abs() > half_cap {
+                        b.zig_zags += 1;
+                    }
+                }
+                b.turn = turn;
             }
+            b.yaw = a.yaw;
             b.last = Some(p);
             if a.state() == AgentState::Blocked && w.finished.is_none() {
                 b.blocked += dt;

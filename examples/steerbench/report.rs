@@ -42,6 +42,14 @@ pub struct Verdict {
     pub blocked_mean: f32,
     /// Mean over agents that reached their last destination of time / ideal time.
     pub time_ratio: f32,
+    /// Mean over the same agents of path length / ideal (straight) length.
+    pub path_ratio: f32,
+    /// Mean Σ|Δv| per agent, m/s.
+    pub sum_dv: f32,
+    /// Mean least-effort energy per agent, J/kg.
+    pub energy: f32,
+    /// Zig-zags per agent-step on the way.
+    pub zig_zag: f32,
     /// Why it missed its goals (empty: it met them).
     pub failures: Vec<String>,
 }
@@ -81,7 +89,8 @@ pub fn judge(
         unemitted: scene.total_agents().saturating_sub(program.walkers.len()),
         ..Verdict::default()
     };
-    let (mut ratio, mut ratios) = (0.0f32, 0usize);
+    let (mut ratio, mut ratios, mut path) = (0.0f32, 0usize, 0.0f32);
+    let (mut walking, mut zig_zags) = (0usize, 0usize);
     for (k, w) in program.walkers.iter().enumerate() {
         let settled = settled_short(crowd, w);
         if let Some(d) = settled {
@@ -109,17 +118,27 @@ pub fn judge(
             v.gridlocked += 1;
         }
         v.blocked_mean += b.blocked;
+        v.sum_dv += b.sum_dv;
+        v.energy += b.energy;
+        walking += b.walking;
+        zig_zags += b.zig_zags;
         let last = w.outcomes.iter().rev().find_map(|o| match o {
             Outcome::Reached(t) => Some(*t),
             _ => None,
         });
         if let (Some(t), true) = (last, w.spec.ideal_length > 0.0) {
             ratio += t / (w.spec.ideal_length / w.spec.speed);
+            path += b.path / w.spec.ideal_length;
             ratios += 1;
         }
     }
-    v.blocked_mean /= program.walkers.len().max(1) as f32;
+    let n = program.walkers.len().max(1) as f32;
+    v.blocked_mean /= n;
+    v.sum_dv /= n;
+    v.energy /= n;
+    v.zig_zag = zig_zags as f32 / walking.max(1) as f32;
     v.time_ratio = ratio / ratios.max(1) as f32;
+    v.path_ratio = path / ratios.max(1) as f32;
     if v.arrived < v.agents {
         v.failures.push(format!(
             "{} of {} agents reached every goal ({} goals missed, {} open; {} settled short, \
@@ -151,14 +170,14 @@ pub fn judge(
 
 /// The header of the per-case table.
 pub fn header() -> &'static str {
-    "| case | agents | reached | goals reached | missed | settled short (farthest m) | blocked mean (s) | gridlock | coll a-a | coll a-o | deepest a-a (% r) | deepest a-o (m) | time / ideal | ms/step mean / max | steps |\n\
-     |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    "| case | agents | reached | goals reached | missed | settled short (farthest m) | blocked mean (s) | gridlock | coll a-a | coll a-o | deepest a-a (% r) | deepest a-o (m) | time / ideal | path / ideal | Σ|Δv| (m/s) | energy (J/kg) | zig-zag (%) | ms/step mean / max | steps |\n\
+     |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 }
 
 /// The table row of a run.
 pub fn row(name: &str, v: &Verdict, m: &Measures) -> String {
     format!(
-        "| {name} | {} | {:.1} % | {}/{} | {} | {} ({:.2}) | {:.1} | {} | {} | {} | {:.1} | {:.4} | {:.2} | {:.3} / {:.1} | {} |",
+        "| {name} | {} | {:.1} % | {}/{} | {} | {} ({:.2}) | {:.1} | {} | {} | {} | {:.1} | {:.4} | {:.2} | {:.3} | {:.1} | {:.1} | {:.1} | {:.3} / {:.1} | {} |",
         v.agents,
         100.0 * v.arrived as f32 / v.agents.max(1) as f32,
         v.reached,
@@ -173,6 +192,10 @@ pub fn row(name: &str, v: &Verdict, m: &Measures) -> String {
         100.0 * m.deepest_agent,
         if m.deepest_obstacle > TOLERANCE { m.deepest_obstacle } else { 0.0 },
         v.time_ratio,
+        v.path_ratio,
+        v.sum_dv,
+        v.energy,
+        100.0 * v.zig_zag,
         m.mean_step_ms(),
         m.max_step_ms,
         m.steps
