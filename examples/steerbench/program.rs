@@ -2,7 +2,7 @@
 //! runner calls [`Program::update`] after every step; it sets an agent's next target when the
 //! current goal is reached or its `timeDuration` passes, and removes the agent when its
 //! sequence ends ([`Arrival::Despawn`], SteerSuite's rule) or leaves it standing at its last
-//! goal ([`Arrival::Stay`]). This is the one place that knows how goals are walked: when the
+//! goal ([`Arrival::Stay`]; staying, its last destination has no time limit). This is the one place that knows how goals are walked: when the
 //! crowd gets its own goal queue, it is the one place to change.
 
 use std::collections::HashMap;
@@ -143,7 +143,11 @@ impl Program {
                 continue;
             };
             let goal = &w.spec.goals[w.goal];
-            let timed_out = now - w.goal_start >= goal.duration;
+            // Staying, an agent keeps to its last destination however long it takes.
+            let keeps = self.arrival == Arrival::Stay
+                && kind.is_destination()
+                && w.goal + 1 == w.spec.goals.len();
+            let timed_out = now - w.goal_start >= goal.duration && !keeps;
             let reached = match &kind {
                 GoalKind::Seek(t) => w.position.distance(*t) <= w.spec.radius + 1e-3,
                 GoalKind::Region(lo, hi) => {
