@@ -1,5 +1,5 @@
-//! Generated large crowds (`--large N`): scene 0 is a field of 5 000 pillars crossed by 5 000
-//! agents; the others are floor plans of rooms and corridors with doors, holding 1 000–10 000
+//! Generated large crowds (`--large N`): the second scene is a field of 5 000 pillars crossed
+//! by 5 000 agents; the others are floor plans of rooms and corridors with doors, holding 1 000–10 000
 //! agents (seeded), with shared goals (exits beyond the building, room centres many agents
 //! seek), sequential goals (a room, then an exit) and agents emitted over time in the
 //! corridors. Agents leave at their last goal. Each scene runs until every agent has left or
@@ -300,7 +300,8 @@ fn finish(
     }
 }
 
-/// Runs `n` large scenes from seed `first` (scene 0: the pillars, then floor plans) and prints
+/// Runs `n` large scenes, scene k from seed `first + k` (scene 1: the pillars, the others floor
+/// plans), and prints
 /// one line each; returns the exit status (1 when a scene cannot be built or run).
 pub fn large(n: usize, first: u64, settings: Settings) -> i32 {
     let s = Settings {
@@ -312,7 +313,7 @@ pub fn large(n: usize, first: u64, settings: Settings) -> i32 {
     let mut status = 0;
     for k in 0..n {
         let seed = first + k as u64;
-        let scene = if k == 0 {
+        let scene = if k == 1 {
             pillars(seed)
         } else {
             let mut rng = Pcg32::new(seed, 0xA6E47);
