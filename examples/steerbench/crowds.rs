@@ -46,8 +46,8 @@ fn agent(p: Vec2, rng: &mut Pcg32, goals: Vec<Goal>) -> AgentSpec {
     .with_ideal_length()
 }
 
-/// A random spot in (lo, hi) clear of `placed` (positions and radii) by `r`, from the cells of
-/// a coarse occupancy list; `None` after a few tries.
+/// A random spot in (lo, hi) clear by `r` of the last 64 of `placed` (positions and radii: the
+/// agents of one room are placed one after another, fewer than 64); `None` after a few tries.
 fn spot(rng: &mut Pcg32, lo: Vec2, hi: Vec2, r: f32, placed: &[(Vec2, f32)]) -> Option<Vec2> {
     (0..30).find_map(|_| {
         let p = Vec2::new(rng.range(lo.x + r, hi.x - r), rng.range(lo.y + r, hi.y - r));
@@ -100,15 +100,20 @@ pub fn pillars(seed: u64) -> Scene {
     };
     let shared: Vec<Vec2> = (0..8).map(|_| lane(&mut rng)).collect();
     let mut agents = Vec::new();
-    let mut placed: Vec<(Vec2, f32)> = Vec::new();
+    // Agents placed, by 1 m cell: a new one keeps 1 m from every other.
+    let mut taken: std::collections::HashMap<(i32, i32), Vec<Vec2>> = Default::default();
+    let key = |p: Vec2| (p.x.floor() as i32, p.y.floor() as i32);
     while agents.len() < 5000 {
         let p = lane(&mut rng);
-        if placed
-            .iter()
-            .rev()
-            .take(200)
-            .any(|&(q, _)| q.distance(p) < 1.0)
-        {
+        let (cx, cz) = key(p);
+        let near = (-1..=1).any(|dx| {
+            (-1..=1).any(|dz| {
+                taken
+                    .get(&(cx + dx, cz + dz))
+                    .is_some_and(|v| v.iter().any(|q| q.distance(p) < 1.0))
+            })
+        });
+        if near {
             continue;
         }
         let last = if rng.unit() < 0.6 {
@@ -122,7 +127,7 @@ pub fn pillars(seed: u64) -> Scene {
         }
         goals.push(seek(last));
         let a = agent(p, &mut rng, goals);
-        placed.push((p, a.radius));
+        taken.entry(key(p)).or_default().push(p);
         agents.push(a);
     }
     finish(
@@ -368,4 +373,36 @@ pub fn large(n: usize, first: u64, settings: Settings) -> i32 {
         );
     }
     status
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{floor, pillars};
+
+    #[test]
+    fn the_pillars_scene_holds_5000_agents_apart_among_5000_pillars() {
+        let s = pillars(1);
+        assert_eq!((s.agents.len(), s.obstacles.len()), (5000, 5004));
+        let mut p: Vec<_> = s.agents.iter().map(|a| a.position).collect();
+        p.sort_by(|a, b| a.x.total_cmp(&b.x));
+        for (i, a) in p.iter().enumerate() {
+            for b in p[i + 1..].iter().take_while(|b| b.x - a.x < 1.0) {
+                assert!(a.distance(*b) >= 1.0 - 1e-4, "{a} {b}");
+            }
+        }
+        assert_eq!(pillars(1).agents, s.agents);
+    }
+
+    #[test]
+    fn a_floor_plan_holds_its_agents_clear_of_its_walls() {
+        let s = floor(7, 1217);
+        assert_eq!(s.total_agents(), 1217);
+        assert!(!s.emitters.is_empty());
+        for a in s.agents.iter().chain(s.emitters.iter().map(|e| &e.agent)) {
+            for o in &s.obstacles {
+                let d = o.shape().unwrap().contact(a.position).distance;
+                assert!(d >= a.radius - 1e-4, "{} in a wall", a.position);
+            }
+        }
+    }
 }
