@@ -1,245 +1,236 @@
-//! The SteerBench measures of one run: collisions (agent–agent and agent–obstacle overlaps
-//! deeper than 1 mm, counted once per pair and episode), deepest penetrations, time to goal,
-//! path length against the straight route, Σ|Δv| and the least-effort energy
-//! ∫(2.23 + 1.26·|v|²)dt (Guy et al. 2010), and the arrival rate; and, not a SteerBench
-//! measure, how often an agent zig-zags (reverses a turn of more than half its turn-rate cap
-//! two steps running), per step of an agent on its way.
+//! What a run measures step by step: agent–agent and agent–obstacle overlaps (collisions
+//! deeper than 1 mm counted once per pair and episode, and the deepest of each), each agent's
+//! blocked time and longest blocked spell, its path length, Σ|Δv| and least-effort energy
+//! ∫(2.23 + 1.26·|v|²)dt (Guy et al. 2010), how often it zig-zags (reverses a turn of more than
+//! half its turn-rate cap two steps running, per step on its way), and the step's wall time.
 
 use std::collections::{HashMap, HashSet};
 
 use glam::Vec2;
-use wayfarer::crowd::{AgentState, Obstacle};
+use wayfarer::crowd::obstacle::Shape;
+use wayfarer::crowd::{AgentState, Crowd, Obstacle};
 
-use super::loader::Case;
+use super::program::Program;
 
 /// Overlaps shallower than this (metres) are not collisions.
 const TOLERANCE: f32 = 1e-3;
+/// Side of the cells obstacles are listed in, metres.
+const CELL: f32 = 4.0;
+/// An agent blocked this long without a break is in gridlock, seconds.
+pub const GRIDLOCK: f32 = 60.0;
 
-/// What a run measured (per-agent quantities are means over agents).
-#[derive(Debug, Default)]
-pub struct Metrics {
-    pub agents: usize,
-    pub arrived: usize,
-    pub agent_collisions: usize,
-    pub obstacle_collisions: usize,
-    /// Deepest agent–agent overlap, fraction of the smaller radius.
-    pub max_agent_penetration: f32,
-    /// Deepest agent–obstacle overlap, metres.
-    pub max_obstacle_penetration: f32,
-    pub mean_time: f32,
-    pub max_time: f32,
-    /// Mean of arrival time / ideal time (straight route at desired speed).
-    pub time_ratio: f32,
-    pub path_ratio: f32,
+/// Per agent (in order of appearance), what the steps measured.
+#[derive(Clone, Debug, Default)]
+pub struct Body {
+    /// Seconds spent blocked.
+    pub blocked: f32,
+    /// Longest unbroken blocked spell, seconds.
+    pub longest_blocked: f32,
+    /// The current blocked spell.
+    spell: f32,
+    /// Distance walked.
+    pub path: f32,
+    /// Deepest overlap with another agent, fraction of the smaller radius.
+    pub deepest_agent: f32,
+    /// Deepest overlap with an obstacle, metres.
+    pub deepest_obstacle: f32,
+    /// Σ|Δv| over its steps, m/s.
     pub sum_dv: f32,
+    /// Least-effort energy spent, J/kg.
     pub energy: f32,
-    /// Mean energy / least possible energy for the straight route (3.35 J/kg per metre).
-    pub energy_ratio: f32,
-    /// Zig-zags per agent-step of the agents on their way (see the module doc).
-    pub zig_zag: f32,
-    pub simulated: f32,
-    /// Agents not finished whose goal sequence, walked straight at their desired speed, takes
-    /// longer than the simulated time.
-    pub unreachable: usize,
-    /// Agents not finished, by state at the end: moving, blocked, other.
-    pub unfinished: [usize; 3],
-    pub steps: usize,
-    pub wall_ms: f64,
+    /// Steps on its way, and zig-zags among them.
+    pub walking: usize,
+    /// Zig-zags (see the module doc).
+    pub zig_zags: usize,
+    last: Option<Vec2>,
+    velocity: Vec2,
+    yaw: f32,
+    turn: f32,
 }
 
-/// Steps `case` at `dt` until every agent reaches its last goal or the time limit passes,
-/// advancing goal sequences as agents arrive. `trace` receives every agent's positions.
-pub fn run(
-    case: &mut Case,
-    dt: f32,
-    threads: usize,
-    max_time: f32,
-    mut trace: Option<&mut Vec<Vec<Vec2>>>,
-) -> Metrics {
-    let n = case.agents.len();
-    let shapes: Vec<_> = case
-        .crowd
-        .obstacles()
-        .filter_map(|(_, o): (_, &Obstacle)| o.shape())
-        .collect();
-    // Obstacle buckets (4 m cells) for the overlap checks.
-    let cell = 4.0f32;
-    let mut buckets: HashMap<(i32, i32), Vec<usize>> = HashMap::new();
-    for (i, s) in shapes.iter().enumerate() {
-        let (lo, hi) = (s.center - s.extent(), s.center + s.extent());
-        for x in (lo.x / cell).floor() as i32..=(hi.x / cell).floor() as i32 {
-            for z in (lo.y / cell).floor() as i32..=(hi.y / cell).floor() as i32 {
-                buckets.entry((x, z)).or_default().push(i);
-            }
-        }
-    }
-    let mut goal_index = vec![0usize; n];
-    let mut finished: Vec<Option<f32>> = vec![None; n];
-    let mut path = vec![0.0f32; n];
-    let mut dv = vec![0.0f32; n];
-    let mut energy = vec![0.0f32; n];
-    let mut prev_v = vec![Vec2::ZERO; n];
-    // Each agent's yaw after the last step and its last turn; zig-zags and agent-steps counted.
-    let yaw_of = |case: &Case, i: usize| case.crowd.agent(case.agents[i].id).expect("live").yaw;
-    let mut prev_yaw: Vec<f32> = (0..n).map(|i| yaw_of(case, i)).collect();
-    let mut prev_turn = vec![0.0f32; n];
-    let (mut zig_zags, mut walking) = (0usize, 0usize);
-    let pos_of = |case: &Case, i: usize| {
-        let p = case.crowd.agent(case.agents[i].id).expect("live").position;
-        Vec2::new(p.x, p.z)
-    };
-    let mut prev: Vec<Vec2> = (0..n).map(|i| pos_of(case, i)).collect();
-    let mut pairs_before: HashSet<(usize, usize)> = HashSet::new();
-    let mut obstacle_before: HashSet<(usize, usize)> = HashSet::new();
-    let mut m = Metrics {
-        agents: n,
-        ..Metrics::default()
-    };
-    if let Some(t) = trace.as_deref_mut() {
-        *t = prev.iter().map(|p| vec![*p]).collect();
-    }
-    let r_max = case.agents.iter().map(|a| a.radius).fold(0.0f32, f32::max);
-    let start = std::time::Instant::now();
-    let mut time = 0.0f32;
-    while time < max_time && finished.iter().any(Option::is_none) {
-        case.crowd.step(dt, threads).expect("valid step");
-        time += dt;
-        m.steps += 1;
-        let now: Vec<Vec2> = (0..n).map(|i| pos_of(case, i)).collect();
-        for i in 0..n {
-            if finished[i].is_some() {
-                continue;
-            }
-            let (yaw, cap, arrived) = {
-                let a = case.crowd.agent(case.agents[i].id).expect("live");
-                (a.yaw, a.max_turn_rate, a.state() == AgentState::Arrived)
-            };
-            let turn = (yaw - prev_yaw[i] + core::f32::consts::PI)
-                .rem_euclid(core::f32::consts::TAU)
-                - core::f32::consts::PI;
-            let half_cap = 0.5 * cap * dt;
-            if !arrived {
-                walking += 1;
-                if turn * prev_turn[i] < 0.0
-                    && turn.abs() > half_cap
-                    && prev_turn[i].abs() > half_cap
-                {
-                    zig_zags += 1;
-                }
-            }
-            (prev_turn[i], prev_yaw[i]) = (turn, yaw);
-            let v = (now[i] - prev[i]) / dt;
-            path[i] += now[i].distance(prev[i]);
-            dv[i] += (v - prev_v[i]).length();
-            energy[i] += (2.23 + 1.26 * v.length_squared()) * dt;
-            prev_v[i] = v;
-            let a = &case.agents[i];
-            if arrived {
-                if goal_index[i] + 1 < a.goals.len() {
-                    goal_index[i] += 1;
-                    case.crowd
-                        .set_target(a.id, a.goals[goal_index[i]], a.radius)
-                        .expect("valid goal");
-                } else {
-                    finished[i] = Some(time);
-                }
-            }
-            if let Some(t) = trace.as_deref_mut() {
-                if m.steps.is_multiple_of(5) {
-                    t[i].push(now[i]);
+/// A run's measures.
+#[derive(Debug, Default)]
+pub struct Measures {
+    /// Per agent, in order of appearance.
+    pub bodies: Vec<Body>,
+    /// Agent–agent collisions (pairs newly overlapping).
+    pub agent_collisions: usize,
+    /// Agent–obstacle collisions.
+    pub obstacle_collisions: usize,
+    /// Deepest agent–agent overlap, fraction of the smaller radius.
+    pub deepest_agent: f32,
+    /// Deepest agent–obstacle overlap, metres.
+    pub deepest_obstacle: f32,
+    /// Steps taken.
+    pub steps: usize,
+    /// Total and longest wall time of `Crowd::step`, milliseconds.
+    pub step_ms: f64,
+    /// The longest step, milliseconds.
+    pub max_step_ms: f64,
+    /// Simulated seconds.
+    pub simulated: f32,
+    /// Most agents in the world at once.
+    pub peak_agents: usize,
+    pairs: HashSet<(usize, usize)>,
+    touching: HashSet<(usize, usize)>,
+}
+
+/// Obstacles listed per cell, for the overlap checks.
+pub struct ObstacleCells {
+    shapes: Vec<Shape>,
+    cells: HashMap<(i32, i32), Vec<usize>>,
+}
+
+fn cell_of(p: Vec2, size: f32) -> (i32, i32) {
+    ((p.x / size).floor() as i32, (p.y / size).floor() as i32)
+}
+
+impl ObstacleCells {
+    /// Lists `obstacles` in the cells their bounds reach.
+    pub fn new(obstacles: &[Obstacle]) -> Self {
+        let shapes: Vec<Shape> = obstacles.iter().filter_map(Obstacle::shape).collect();
+        let mut cells: HashMap<(i32, i32), Vec<usize>> = HashMap::new();
+        for (i, s) in shapes.iter().enumerate() {
+            let (lo, hi) = (
+                cell_of(s.center - s.extent(), CELL),
+                cell_of(s.center + s.extent(), CELL),
+            );
+            for x in lo.0..=hi.0 {
+                for z in lo.1..=hi.1 {
+                    cells.entry((x, z)).or_default().push(i);
                 }
             }
         }
-        // Agent–agent overlaps: sweep along x.
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| now[a].x.total_cmp(&now[b].x));
-        let mut pairs = HashSet::new();
-        for (k, &i) in order.iter().enumerate() {
-            for &j in &order[k + 1..] {
-                if now[j].x - now[i].x > 2.0 * r_max {
-                    break;
-                }
-                let (ri, rj) = (case.agents[i].radius, case.agents[j].radius);
-                let pen = ri + rj - now[i].distance(now[j]);
-                if pen > TOLERANCE {
-                    m.max_agent_penetration = m.max_agent_penetration.max(pen / ri.min(rj));
-                    let key = (i.min(j), i.max(j));
-                    if !pairs_before.contains(&key) {
-                        m.agent_collisions += 1;
+        Self { shapes, cells }
+    }
+
+    /// Each obstacle overlapping the disc at `p` of radius `r` (≤ `CELL`), with the depth.
+    fn overlaps(&self, p: Vec2, r: f32, out: &mut Vec<(usize, f32)>) {
+        out.clear();
+        let c = cell_of(p, CELL);
+        for dx in -1..=1 {
+            for dz in -1..=1 {
+                for &o in self.cells.get(&(c.0 + dx, c.1 + dz)).into_iter().flatten() {
+                    let depth = r - self.shapes[o].contact(p).distance;
+                    if depth > TOLERANCE && !out.iter().any(|&(q, _)| q == o) {
+                        out.push((o, depth));
                     }
-                    pairs.insert(key);
                 }
             }
         }
-        pairs_before = pairs;
+    }
+}
+
+impl Measures {
+    /// Records the world after a step that took `ms` milliseconds of `dt` seconds.
+    pub fn observe(
+        &mut self,
+        crowd: &Crowd,
+        program: &Program,
+        cells: &ObstacleCells,
+        dt: f32,
+        ms: f64,
+    ) {
+        self.steps += 1;
+        self.step_ms += ms;
+        self.max_step_ms = self.max_step_ms.max(ms);
+        self.simulated += dt;
+        self.bodies.resize(program.walkers.len(), Body::default());
+        let mut live: Vec<(usize, Vec2, f32)> = Vec::with_capacity(program.walkers.len());
+        for (k, w) in program.walkers.iter().enumerate() {
+            let Some(id) = w.id else { continue };
+            let Ok(a) = crowd.agent(id) else { continue };
+            let p = Vec2::new(a.position.x, a.position.z);
+            let b = &mut self.bodies[k];
+            if let Some(q) = b.last {
+                b.path += p.distance(q);
+                let v = (p - q) / dt;
+                b.sum_dv += (v - b.velocity).length();
+                b.energy += (2.23 + 1.26 * v.length_squared()) * dt;
+                b.velocity = v;
+                let turn = (a.yaw - b.yaw + core::f32::consts::PI)
+                    .rem_euclid(core::f32::consts::TAU)
+                    - core::f32::consts::PI;
+                let half_cap = 0.5 * a.max_turn_rate * dt;
+                if a.state() != AgentState::Arrived {
+                    b.walking += 1;
+                    if turn * b.turn < 0.0 && turn.abs() > half_cap && b.turn.abs() > half_cap {
+                        b.zig_zags += 1;
+                    }
+                }
+                b.turn = turn;
+            }
+            b.yaw = a.yaw;
+            b.last = Some(p);
+            if a.state() == AgentState::Blocked && w.finished.is_none() {
+                b.blocked += dt;
+                b.spell += dt;
+                b.longest_blocked = b.longest_blocked.max(b.spell);
+            } else {
+                b.spell = 0.0;
+            }
+            live.push((k, p, a.radius));
+        }
+        self.peak_agents = self.peak_agents.max(live.len());
+        self.agent_overlaps(&live);
         let mut touching = HashSet::new();
-        for (i, p) in now.iter().enumerate() {
-            let key = ((p.x / cell).floor() as i32, (p.y / cell).floor() as i32);
-            let mut seen = HashSet::new();
+        let mut found = Vec::new();
+        for &(k, p, r) in &live {
+            cells.overlaps(p, r, &mut found);
+            for &(o, depth) in &found {
+                self.deepest_obstacle = self.deepest_obstacle.max(depth);
+                let b = &mut self.bodies[k];
+                b.deepest_obstacle = b.deepest_obstacle.max(depth);
+                if !self.touching.contains(&(k, o)) {
+                    self.obstacle_collisions += 1;
+                }
+                touching.insert((k, o));
+            }
+        }
+        self.touching = touching;
+    }
+
+    /// Agent–agent overlaps among `live` (index, position, radius), by a grid of cells as
+    /// wide as the largest body.
+    fn agent_overlaps(&mut self, live: &[(usize, Vec2, f32)]) {
+        let size = 2.0 * live.iter().map(|l| l.2).fold(0.05f32, f32::max);
+        let mut grid: HashMap<(i32, i32), Vec<usize>> = HashMap::new();
+        for (i, l) in live.iter().enumerate() {
+            grid.entry(cell_of(l.1, size)).or_default().push(i);
+        }
+        let mut pairs = HashSet::new();
+        for (i, &(ki, pi, ri)) in live.iter().enumerate() {
+            let c = cell_of(pi, size);
             for dx in -1..=1 {
                 for dz in -1..=1 {
-                    for &o in buckets.get(&(key.0 + dx, key.1 + dz)).into_iter().flatten() {
-                        if !seen.insert(o) {
+                    for &j in grid.get(&(c.0 + dx, c.1 + dz)).into_iter().flatten() {
+                        let (kj, pj, rj) = live[j];
+                        if j <= i {
                             continue;
                         }
-                        let pen = case.agents[i].radius - shapes[o].contact(*p).distance;
-                        if pen > TOLERANCE {
-                            m.max_obstacle_penetration = m.max_obstacle_penetration.max(pen);
-                            if !obstacle_before.contains(&(i, o)) {
-                                m.obstacle_collisions += 1;
+                        let depth = ri + rj - pi.distance(pj);
+                        if depth > TOLERANCE {
+                            let f = depth / ri.min(rj);
+                            self.deepest_agent = self.deepest_agent.max(f);
+                            for k in [ki, kj] {
+                                let b = &mut self.bodies[k];
+                                b.deepest_agent = b.deepest_agent.max(f);
                             }
-                            touching.insert((i, o));
+                            let key = (ki.min(kj), ki.max(kj));
+                            if !self.pairs.contains(&key) {
+                                self.agent_collisions += 1;
+                            }
+                            pairs.insert(key);
                         }
                     }
                 }
             }
         }
-        obstacle_before = touching;
-        prev = now;
+        self.pairs = pairs;
     }
-    m.wall_ms = start.elapsed().as_secs_f64() * 1e3;
-    m.simulated = time;
-    let mut t_sum = 0.0;
-    let mut ratio_sum = 0.0;
-    let mut path_sum = 0.0;
-    let mut e_ratio = 0.0;
-    for (i, a) in case.agents.iter().enumerate() {
-        let mut ideal = 0.0;
-        let mut from = Vec2::new(a.start.x, a.start.z);
-        for g in &a.goals {
-            let g = Vec2::new(g.x, g.z);
-            ideal += from.distance(g);
-            from = g;
-        }
-        let ideal = (ideal - a.radius).max(1e-3);
-        if finished[i].is_none() {
-            if ideal / a.speed > time {
-                m.unreachable += 1;
-            } else {
-                let k = match case.crowd.agent(a.id).expect("live").state() {
-                    AgentState::Moving => 0,
-                    AgentState::Blocked => 1,
-                    _ => 2,
-                };
-                m.unfinished[k] += 1;
-            }
-        }
-        if let Some(t) = finished[i] {
-            m.arrived += 1;
-            t_sum += t;
-            m.max_time = m.max_time.max(t);
-            ratio_sum += t / (ideal / a.speed);
-            path_sum += path[i] / ideal;
-            e_ratio += energy[i] / (ideal * 2.0 * (2.23f32 * 1.26).sqrt());
-        }
-        m.sum_dv += dv[i] / n as f32;
-        m.energy += energy[i] / n as f32;
+
+    /// Mean wall time of a step, milliseconds.
+    pub fn mean_step_ms(&self) -> f64 {
+        self.step_ms / self.steps.max(1) as f64
     }
-    let k = m.arrived.max(1) as f32;
-    m.mean_time = t_sum / k;
-    m.time_ratio = ratio_sum / k;
-    m.path_ratio = path_sum / k;
-    m.energy_ratio = e_ratio / k;
-    m.zig_zag = zig_zags as f32 / walking.max(1) as f32;
-    m
 }

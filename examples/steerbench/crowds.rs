@@ -1,0 +1,408 @@
+//! Generated large crowds (`--large N`): the second scene is a field of 5 000 pillars crossed
+//! by 5 000 agents; the others are floor plans of rooms and corridors with doors, holding 1 000–10 000
+//! agents (seeded), with shared goals (exits beyond the building, room centres many agents
+//! seek), sequential goals (a room, then an exit) and agents emitted over time in the
+//! corridors. Agents leave at their last goal. Each scene runs until every agent has left or
+//! the latest agent's limit (4 × its straight-line ideal time + 20 s after it appears, at most
+//! `--max-time`) passes; it reports the share that reached every goal, gridlock (agents blocked
+//! 60 s or more), and the mean step time.
+
+use glam::{Vec2, Vec3};
+use wayfarer::crowd::Obstacle;
+
+use super::metrics::GRIDLOCK;
+use super::program::{Arrival, Outcome};
+use super::rng::Pcg32;
+use super::run::{play, Settings};
+use super::sampler::{deadline, enclosure, wall};
+use super::scene::{AgentSpec, EmitterSpec, Goal, GoalKind, Scene, NO_DURATION};
+
+/// Room side, corridor and aisle width, door width, metres.
+const ROOM: f32 = 8.0;
+const CORRIDOR: f32 = 4.0;
+const DOOR: f32 = 2.0;
+/// Agents placed per room.
+const PER_ROOM: usize = 16;
+
+fn seek(p: Vec2) -> Goal {
+    Goal {
+        kind: GoalKind::Seek(p),
+        duration: NO_DURATION,
+        speed: None,
+    }
+}
+
+fn agent(p: Vec2, rng: &mut Pcg32, goals: Vec<Goal>) -> AgentSpec {
+    AgentSpec {
+        name: None,
+        position: p,
+        yaw: rng.angle(),
+        radius: rng.range(0.25, 0.4),
+        speed: rng.range(1.1, 1.5),
+        goals,
+        ideal_length: 0.0,
+        deadline: None,
+    }
+    .with_ideal_length()
+}
+
+/// A random spot in (lo, hi) clear by `r` of the last 64 of `placed` (positions and radii: the
+/// agents of one room are placed one after another, fewer than 64); `None` after a few tries.
+fn spot(rng: &mut Pcg32, lo: Vec2, hi: Vec2, r: f32, placed: &[(Vec2, f32)]) -> Option<Vec2> {
+    (0..30).find_map(|_| {
+        let p = Vec2::new(rng.range(lo.x + r, hi.x - r), rng.range(lo.y + r, hi.y - r));
+        placed
+            .iter()
+            .rev()
+            .take(64)
+            .all(|&(q, s)| q.distance(p) >= r + s + 0.05)
+            .then_some(p)
+    })
+}
+
+/// 5 000 agents among 5 000 pillars in a walled 160 m square: 60 % seek one of 8 shared points,
+/// the others a random point; a third first walk to a random point on the way.
+pub fn pillars(seed: u64) -> Scene {
+    let mut rng = Pcg32::new(seed, 0x9111A);
+    let half = 80.0;
+    let world = (Vec2::splat(-half), Vec2::splat(half));
+    let mut obstacles = enclosure(world);
+    let per_side = 71;
+    let spacing = 2.0 * half / per_side as f32;
+    let mut cells: Vec<(usize, usize)> = (0..per_side)
+        .flat_map(|i| (0..per_side).map(move |j| (i, j)))
+        .collect();
+    // Drop 41 cells at random: 5 000 pillars.
+    for _ in 0..per_side * per_side - 5000 {
+        let k = rng.int(0, cells.len() as u32 - 1) as usize;
+        cells.swap_remove(k);
+    }
+    cells.sort_unstable();
+    for &(i, j) in &cells {
+        let c = world.0 + (Vec2::new(i as f32, j as f32) + 0.5) * spacing;
+        let h = Vec2::new(rng.range(0.2, 0.45), rng.range(0.2, 0.45));
+        obstacles.push(Obstacle::Box {
+            min: Vec3::new(c.x - h.x, 0.0, c.y - h.y),
+            max: Vec3::new(c.x + h.x, 0.0, c.y + h.y),
+        });
+    }
+    // Agents and goals stand between pillars: on the lines half-way between pillar centres.
+    let lane = |rng: &mut Pcg32| {
+        let i = rng.int(1, per_side as u32 - 1) as f32;
+        let j = rng.int(0, per_side as u32 - 1) as f32 + 0.5;
+        let t = rng.range(0.0, 1.0) - 0.5;
+        let p = if rng.unit() < 0.5 {
+            Vec2::new(i, j + t)
+        } else {
+            Vec2::new(j + t, i)
+        };
+        world.0 + p * spacing
+    };
+    let shared: Vec<Vec2> = (0..8).map(|_| lane(&mut rng)).collect();
+    let mut agents = Vec::new();
+    // Agents placed, by 1 m cell: a new one keeps 1 m from every other.
+    let mut taken: std::collections::HashMap<(i32, i32), Vec<Vec2>> = Default::default();
+    let key = |p: Vec2| (p.x.floor() as i32, p.y.floor() as i32);
+    while agents.len() < 5000 {
+        let p = lane(&mut rng);
+        let (cx, cz) = key(p);
+        let near = (-1..=1).any(|dx| {
+            (-1..=1).any(|dz| {
+                taken
+                    .get(&(cx + dx, cz + dz))
+                    .is_some_and(|v| v.iter().any(|q| q.distance(p) < 1.0))
+            })
+        });
+        if near {
+            continue;
+        }
+        let last = if rng.unit() < 0.6 {
+            shared[rng.int(0, 7) as usize]
+        } else {
+            lane(&mut rng)
+        };
+        let mut goals = Vec::new();
+        if rng.unit() < 1.0 / 3.0 {
+            goals.push(seek(lane(&mut rng)));
+        }
+        goals.push(seek(last));
+        let a = agent(p, &mut rng, goals);
+        taken.entry(key(p)).or_default().push(p);
+        agents.push(a);
+    }
+    finish(
+        format!("pillars 5000+5000 (seed {seed})"),
+        world,
+        obstacles,
+        agents,
+        Vec::new(),
+    )
+}
+
+/// A floor plan for about `n` agents: bands of rooms (doors onto a corridor) and corridors,
+/// open at both ends onto aisles down the sides; the aisles lead out at the top and bottom.
+/// 70 % of the agents start in rooms, 30 % are emitted in the corridors over time.
+pub fn floor(seed: u64, n: usize) -> Scene {
+    let mut rng = Pcg32::new(seed, 0xF1002);
+    let rooms_needed = (n * 7 / 10).div_ceil(PER_ROOM);
+    let cols = ((rooms_needed as f32 / 2.0).sqrt().ceil() as usize).max(2);
+    let units = rooms_needed.div_ceil(2 * cols).max(1);
+    let unit = 2.0 * ROOM + CORRIDOR;
+    let width = cols as f32 * ROOM;
+    let height = units as f32 * unit;
+    let world = (
+        Vec2::new(-CORRIDOR - 1.0, -6.0),
+        Vec2::new(width + CORRIDOR + 1.0, height + 6.0),
+    );
+    let mut obstacles = Vec::new();
+    let h = |x0: f32, x1: f32, y: f32| wall(Vec2::new(x0, y), Vec2::new(x1, y));
+    let v = |x: f32, y0: f32, y1: f32| wall(Vec2::new(x, y0), Vec2::new(x, y1));
+    // Outer side walls of the aisles.
+    obstacles.push(v(-CORRIDOR, 0.0, height));
+    obstacles.push(v(width + CORRIDOR, 0.0, height));
+    let mut rooms = Vec::new();
+    for u in 0..units {
+        let y0 = u as f32 * unit;
+        // Back walls (shared by back-to-back rows).
+        obstacles.push(h(0.0, width, y0));
+        if u + 1 == units {
+            obstacles.push(h(0.0, width, y0 + unit));
+        }
+        for (row_lo, door_y) in [
+            (y0, y0 + ROOM),
+            (y0 + ROOM + CORRIDOR, y0 + ROOM + CORRIDOR),
+        ] {
+            for c in 0..=cols {
+                obstacles.push(v(c as f32 * ROOM, row_lo, row_lo + ROOM));
+            }
+            for c in 0..cols {
+                let x0 = c as f32 * ROOM;
+                let d = rng.range(x0 + 1.0, x0 + ROOM - 1.0 - DOOR);
+                obstacles.push(h(x0, d, door_y));
+                obstacles.push(h(d + DOOR, x0 + ROOM, door_y));
+                rooms.push((Vec2::new(x0, row_lo), Vec2::new(x0 + ROOM, row_lo + ROOM)));
+            }
+        }
+    }
+    let exits = [
+        Vec2::new(-0.5 * CORRIDOR, -4.0),
+        Vec2::new(width + 0.5 * CORRIDOR, -4.0),
+        Vec2::new(-0.5 * CORRIDOR, height + 4.0),
+        Vec2::new(width + 0.5 * CORRIDOR, height + 4.0),
+    ];
+    let nearest_exit = |p: Vec2| {
+        *exits
+            .iter()
+            .min_by(|a, b| a.distance(p).total_cmp(&b.distance(p)))
+            .unwrap_or(&exits[0])
+    };
+    let exit_goal = |p: Vec2| {
+        let e = nearest_exit(p);
+        Goal {
+            kind: GoalKind::Region(e - Vec2::new(1.5, 1.5), e + Vec2::new(1.5, 1.5)),
+            duration: NO_DURATION,
+            speed: None,
+        }
+    };
+    let center = |r: (Vec2, Vec2)| 0.5 * (r.0 + r.1);
+    // A few rooms many agents visit (shared goals).
+    let hubs: Vec<usize> = (0..8)
+        .map(|_| rng.int(0, rooms.len() as u32 - 1) as usize)
+        .collect();
+    let mut agents = Vec::new();
+    let placed_n = n * 7 / 10;
+    let mut placed: Vec<(Vec2, f32)> = Vec::new();
+    'rooms: for (k, r) in rooms.iter().enumerate() {
+        for _ in 0..PER_ROOM {
+            if agents.len() >= placed_n {
+                break 'rooms;
+            }
+            let rad = 0.4;
+            let Some(p) = spot(
+                &mut rng,
+                r.0 + Vec2::splat(0.3),
+                r.1 - Vec2::splat(0.3),
+                rad,
+                &placed,
+            ) else {
+                continue;
+            };
+            let mut goals = Vec::new();
+            if rng.unit() < 0.5 {
+                let mut visit = hubs[rng.int(0, 7) as usize];
+                if visit == k {
+                    visit = (k + 1) % rooms.len();
+                }
+                goals.push(seek(center(rooms[visit])));
+            }
+            let last = goals.last().and_then(|g| g.kind.point()).unwrap_or(p);
+            goals.push(exit_goal(last));
+            let a = agent(p, &mut rng, goals);
+            placed.push((p, a.radius));
+            agents.push(a);
+        }
+    }
+    // Emitters in the corridors: each sends its agents to a room, then out.
+    let emitted = n - agents.len();
+    let count = emitted.div_ceil(2 * units).max(1);
+    let mut emitters = Vec::new();
+    let mut left = emitted;
+    for u in 0..units {
+        for side in [0.25f32, 0.75] {
+            if left == 0 {
+                break;
+            }
+            let p = Vec2::new(side * width, u as f32 * unit + ROOM + 0.5 * CORRIDOR);
+            let room = rooms[rng.int(0, rooms.len() as u32 - 1) as usize];
+            let goals = vec![seek(center(room)), exit_goal(center(room))];
+            let a = agent(p, &mut rng, goals);
+            let c = count.min(left);
+            left -= c;
+            emitters.push(EmitterSpec {
+                agent: a,
+                interval: rng.range(0.7, 1.5),
+                count: c,
+                start: rng.range(0.0, 5.0),
+            });
+        }
+    }
+    finish(
+        format!("floor {cols}x{} rooms, {n} agents (seed {seed})", 2 * units),
+        world,
+        obstacles,
+        agents,
+        emitters,
+    )
+}
+
+/// Sets every agent's limit and the scene's run time.
+fn finish(
+    name: String,
+    world: (Vec2, Vec2),
+    obstacles: Vec<Obstacle>,
+    mut agents: Vec<AgentSpec>,
+    mut emitters: Vec<EmitterSpec>,
+) -> Scene {
+    let mut limit: f32 = 0.0;
+    for a in &mut agents {
+        let d = deadline(a.ideal_length, a.speed);
+        a.deadline = Some(d);
+        limit = limit.max(d);
+    }
+    for e in &mut emitters {
+        let d = deadline(e.agent.ideal_length, e.agent.speed);
+        e.agent.deadline = Some(d);
+        // The last one may wait for its spot: allow twice the emission time.
+        limit = limit.max(e.start + 2.0 * e.interval * e.count as f32 + d);
+    }
+    Scene {
+        name,
+        world,
+        obstacles,
+        agents,
+        emitters,
+        time_limit: limit,
+    }
+}
+
+/// Runs `n` large scenes, scene k from seed `first + k` (scene 1: the pillars, the others floor
+/// plans), and prints
+/// one line each; returns the exit status (1 when a scene cannot be built or run).
+pub fn large(n: usize, first: u64, settings: Settings) -> i32 {
+    let s = Settings {
+        arrival: Arrival::Despawn,
+        ..settings
+    };
+    println!("| scene | agents | obstacles | reached | on time | gridlock | deepest a-a (% r) | coll a-o | ms/step mean / max | simulated (s) |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    let mut status = 0;
+    for k in 0..n {
+        let seed = first + k as u64;
+        let scene = if k == 1 {
+            pillars(seed)
+        } else {
+            let mut rng = Pcg32::new(seed, 0xA6E47);
+            floor(seed, rng.int(1000, 10_000) as usize)
+        };
+        let p = match play(&scene, s, false) {
+            Ok(p) => p,
+            Err(e) => {
+                println!("{}: {e}", scene.name);
+                status = 1;
+                continue;
+            }
+        };
+        let total = scene.total_agents();
+        let reached = p
+            .program
+            .walkers
+            .iter()
+            .filter(|w| {
+                w.finished.is_some() && w.outcomes.iter().all(|o| matches!(o, Outcome::Reached(_)))
+            })
+            .count();
+        let on_time = p
+            .program
+            .walkers
+            .iter()
+            .filter(|w| {
+                w.finished.is_some()
+                    && w.outcomes.iter().all(|o| matches!(o, Outcome::Reached(_)))
+                    && w.finished.unwrap_or(0.0) - w.spawned
+                        <= w.spec.deadline.unwrap_or(f32::INFINITY)
+            })
+            .count();
+        let gridlock = p
+            .measures
+            .bodies
+            .iter()
+            .filter(|b| b.longest_blocked >= GRIDLOCK)
+            .count();
+        let m = &p.measures;
+        println!(
+            "| {} | {total} | {} | {:.1} % | {:.1} % | {gridlock} | {:.1} | {} | {:.2} / {:.1} | {:.0} |",
+            scene.name,
+            scene.obstacles.len(),
+            100.0 * reached as f32 / total.max(1) as f32,
+            100.0 * on_time as f32 / total.max(1) as f32,
+            100.0 * m.deepest_agent,
+            m.obstacle_collisions,
+            m.mean_step_ms(),
+            m.max_step_ms,
+            m.simulated
+        );
+    }
+    status
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{floor, pillars};
+
+    #[test]
+    fn the_pillars_scene_holds_5000_agents_apart_among_5000_pillars() {
+        let s = pillars(1);
+        assert_eq!((s.agents.len(), s.obstacles.len()), (5000, 5004));
+        let mut p: Vec<_> = s.agents.iter().map(|a| a.position).collect();
+        p.sort_by(|a, b| a.x.total_cmp(&b.x));
+        for (i, a) in p.iter().enumerate() {
+            for b in p[i + 1..].iter().take_while(|b| b.x - a.x < 1.0) {
+                assert!(a.distance(*b) >= 1.0 - 1e-4, "{a} {b}");
+            }
+        }
+        assert_eq!(pillars(1).agents, s.agents);
+    }
+
+    #[test]
+    fn a_floor_plan_holds_its_agents_clear_of_its_walls() {
+        let s = floor(7, 1217);
+        assert_eq!(s.total_agents(), 1217);
+        assert!(!s.emitters.is_empty());
+        for a in s.agents.iter().chain(s.emitters.iter().map(|e| &e.agent)) {
+            for o in &s.obstacles {
+                let d = o.shape().unwrap().contact(a.position).distance;
+                assert!(d >= a.radius - 1e-4, "{} in a wall", a.position);
+            }
+        }
+    }
+}
