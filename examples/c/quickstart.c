@@ -10,7 +10,7 @@ int main(void) {
     float ts[3] = {0.0f, 0.5f, 1.0f};
     float pos[3 * 3];
     size_t i;
-    WfStatus s = wf_hermite_segment_sample(p0, p1, m0, m1, ts, 3, pos, 3, NULL, 0);
+    WfStatus s = wf_hermite_segment_eval(p0, p1, m0, m1, ts, 3, pos, 3, NULL, 0);
     if (s != WF_STATUS_OK) {
         fprintf(stderr, "wayfarer: %s\n", wf_status_str(s));
         return 1;

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use glam::{Vec2, Vec3};
-use wayfarer::crowd::{AgentId, AgentState, Crowd};
+use wayfarer::crowd::{AgentId, AgentState, Crowd, Goal, OnArrival};
 
 use super::scene::{AgentSpec, GoalKind};
 
@@ -246,8 +246,11 @@ impl Program {
             GoalKind::SeekAgent(_) | GoalKind::FleeAgent(_) => None,
         };
         if let Some((t, radius)) = target {
+            // A goal of one, so that the crowd knows which goal the agent left last (it has
+            // the right of way over those still bound for it).
+            let g = Goal::new(Vec3::new(t.x, 0.0, t.y), radius);
             crowd
-                .set_target(id, Vec3::new(t.x, 0.0, t.y), radius)
+                .set_goals(id, &[g], OnArrival::Stop)
                 .map_err(|e| format!("agent #{k}: target ({}, {}): {e}", t.x, t.y))?;
         }
         let kind = goal.kind.clone();

@@ -1013,7 +1013,9 @@ impl Crowd {
     /// Gives an agent a queue of goals: it walks to `goals[0]` now, and on reaching each goal
     /// (see [`goals`](super::goals): within its arrival radius, not stopped short against
     /// others) waits that goal's `wait`, then takes the next; at the last it does what
-    /// `on_arrival` says. Replaces any queue it had. An empty `goals` drops the queue (the
+    /// `on_arrival` says. Replaces any queue it had (a caller that walks goals one at a time,
+    /// setting a queue of one goal after another as each is reached, gets the same right of
+    /// way as a queue: the goal it had reached counts as left). An empty `goals` drops the queue (the
     /// agent keeps its target and stops there). Checked before anything changes: targets,
     /// radii and waits finite ([`CrowdError::NonFinite`]), radii and waits ≥ 0
     /// ([`CrowdError::InvalidArgument`]).
@@ -1035,6 +1037,18 @@ impl Crowd {
         };
         let a = self.agents.items[slot].as_mut().expect("live slot");
         retarget(a, first.target, first.arrival_radius);
+        // The goal it last left stays: the one it had reached, if a new queue sends it on
+        // from there, else the one it left before.
+        let passed = match self.program_of.get(slot) {
+            Some(&k) if k != u32::MAX => {
+                let old = &self.programs[k as usize];
+                match old.waiting {
+                    Some(_) => Vec2::new(old.current.target.x, old.current.target.z),
+                    None => old.passed,
+                }
+            }
+            _ => Vec2::NAN,
+        };
         let program = Program {
             agent: id.0,
             current: first,
@@ -1042,7 +1056,7 @@ impl Crowd {
             on_arrival,
             reached: 0,
             waiting: None,
-            passed: Vec2::NAN,
+            passed,
         };
         match self.program_of.get(slot) {
             Some(&k) if k != u32::MAX => self.programs[k as usize] = program,

@@ -35,10 +35,10 @@ namespace Wayfarer.Tests
         [Test]
         public static void ExceptionCarriesStatusFunctionAndText()
         {
-            var e = new WayfarerException(WfStatus.BufferTooSmall, "wf_path_sample");
+            var e = new WayfarerException(WfStatus.BufferTooSmall, "wf_path_at_distances");
             Assert.Equal(WfStatus.BufferTooSmall, e.Status, "status");
-            Assert.Equal("wf_path_sample", e.Function, "function");
-            Assert.True(e.Message.Contains("wf_path_sample") && e.Message.Contains(Wf.StatusText(WfStatus.BufferTooSmall)), e.Message);
+            Assert.Equal("wf_path_at_distances", e.Function, "function");
+            Assert.True(e.Message.Contains("wf_path_at_distances") && e.Message.Contains(Wf.StatusText(WfStatus.BufferTooSmall)), e.Message);
             Wf.Check(WfStatus.Ok, "nothing");
         }
 
