@@ -198,6 +198,12 @@ impl Program {
         if w.goal < w.spec.goals.len() {
             return self.begin(crowd, k, now);
         }
+        self.finish(crowd, k, now)
+    }
+
+    /// Ends agent `k`'s sequence at `now`: despawning, it leaves the crowd.
+    fn finish(&mut self, crowd: &mut Crowd, k: usize, now: f32) -> Result<(), String> {
+        let w = &mut self.walkers[k];
         w.finished = Some(now);
         if self.arrival == Arrival::Despawn {
             if let Some(id) = w.id.take() {
@@ -213,15 +219,7 @@ impl Program {
     fn begin(&mut self, crowd: &mut Crowd, k: usize, now: f32) -> Result<(), String> {
         let w = &mut self.walkers[k];
         let Some(goal) = w.spec.goals.get(w.goal).cloned() else {
-            w.finished = Some(now);
-            if self.arrival == Arrival::Despawn {
-                if let Some(id) = w.id.take() {
-                    crowd
-                        .remove_agent(id)
-                        .map_err(|e| format!("agent #{k}: {e}"))?;
-                }
-            }
-            return Ok(());
+            return self.finish(crowd, k, now);
         };
         let Some(id) = w.id else { return Ok(()) };
         let speed = goal.speed.unwrap_or(w.spec.speed);
