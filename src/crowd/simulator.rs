@@ -2029,7 +2029,6 @@ impl Crowd {
                     obstacle_gap: d.obstacle_gap,
                     decision: s as u32,
                     moved: 0.0,
-                    target: o.target,
                 };
                 // Until `finish`, `pos` is where the grid binned the body.
                 *f = Final {
