@@ -295,3 +295,25 @@ fn a_ring_sent_to_its_centre_leaves_there_one_by_one() {
         .count();
     assert_eq!(gone, n);
 }
+
+#[test]
+fn a_refused_step_reports_no_events() {
+    let mut c = Crowd::new(1).unwrap();
+    let id = c.add_agent(at(0.0, 0.0), 0.0, 2.0, 0.3).unwrap();
+    c.set_goals(id, &[Goal::new(at(0.0, 1.0), 0.2)], OnArrival::Despawn)
+        .unwrap();
+    let mut seen = false;
+    for _ in 0..40 {
+        c.step(DT, 1).unwrap();
+        if !c.events().is_empty() {
+            seen = true;
+            break;
+        }
+    }
+    assert!(seen, "the agent left");
+    assert!(c.step(-1.0, 1).is_err());
+    assert!(
+        c.events().is_empty(),
+        "the last call was refused: nothing happened"
+    );
+}

@@ -1102,7 +1102,7 @@ impl Crowd {
 
     /// What happened during the last [`Crowd::step`]: goals reached and agents despawned, in
     /// the order they happened (sub-step by sub-step, agents in the order their queues were
-    /// set). Kept until the next step.
+    /// set). Kept until the next call to `step`; a refused call reports none.
     pub fn events(&self) -> &[CrowdEvent] {
         &self.events
     }
@@ -1401,6 +1401,8 @@ impl Crowd {
     /// sub-steps, and one above `MAX_SUB_STEP × MAX_SUB_STEPS` is refused. The result is the
     /// same, bit for bit, for any `threads`.
     pub fn step(&mut self, dt: f32, threads: usize) -> Result<(), CrowdError> {
+        // (A refused step happened too: it reports no events.)
+        self.events.clear();
         if !dt.is_finite() {
             return Err(CrowdError::NonFinite);
         }
@@ -1418,7 +1420,6 @@ impl Crowd {
             self.update_planner();
         }
         let sub = dt / n;
-        self.events.clear();
         for _ in 0..n as u32 {
             self.sub_step(sub, threads.max(1));
             if !self.programs.is_empty() {

@@ -1063,7 +1063,8 @@ pub unsafe extern "C" fn wf_crowd_goals_left(
     })
 }
 
-/// Reads what happened during the last `wf_crowd_step`: for each event, its kind
+/// Reads what happened during the last `wf_crowd_step` (a refused step reports nothing): for
+/// each event, its kind
 /// (`WF_EVENT_*`), the agent's id, how many goals the agent had reached before this one, and
 /// where it stood (xyz). `out_count` (required) gets the number of events; every other output
 /// is optional (NULL: not wanted) and must hold that many (capacities in events), else

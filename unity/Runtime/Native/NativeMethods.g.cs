@@ -347,7 +347,8 @@ namespace Wayfarer.Native
         [DllImport(__DllName, EntryPoint = "wf_crowd_goals_left", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_crowd_goals_left(IntPtr crowd, uint id, UIntPtr* out_count);
 
-        // Reads what happened during the last `wf_crowd_step`: for each event, its kind
+        // Reads what happened during the last `wf_crowd_step` (a refused step reports nothing): for
+        // each event, its kind
         // (`WF_EVENT_*`), the agent's id, how many goals the agent had reached before this one, and
         // where it stood (xyz). `out_count` (required) gets the number of events; every other output
         // is optional (NULL: not wanted) and must hold that many (capacities in events), else
