@@ -7,9 +7,12 @@
 //! `--max-time`) passes; it reports the share that reached every goal, gridlock (agents blocked
 //! 60 s or more), and the mean step time.
 
+use std::path::Path;
+
 use glam::{Vec2, Vec3};
 use wayfarer::crowd::Obstacle;
 
+use super::draw;
 use super::metrics::GRIDLOCK;
 use super::program::{Arrival, Outcome};
 use super::rng::Pcg32;
@@ -306,9 +309,9 @@ fn finish(
 }
 
 /// Runs `n` large scenes, scene k from seed `first + k` (scene 1: the pillars, the others floor
-/// plans), and prints
-/// one line each; returns the exit status (1 when a scene cannot be built or run).
-pub fn large(n: usize, first: u64, settings: Settings) -> i32 {
+/// plans), and prints one line each; returns the exit status (1 when a scene cannot be built or
+/// run). With `svg`, each scene's trajectories are drawn there too.
+pub fn large(n: usize, first: u64, settings: Settings, svg: Option<&Path>) -> i32 {
     let s = Settings {
         arrival: Arrival::Despawn,
         ..settings
@@ -324,7 +327,7 @@ pub fn large(n: usize, first: u64, settings: Settings) -> i32 {
             let mut rng = Pcg32::new(seed, 0xA6E47);
             floor(seed, rng.int(1000, 10_000) as usize)
         };
-        let p = match play(&scene, s, false) {
+        let p = match play(&scene, s, svg.is_some()) {
             Ok(p) => p,
             Err(e) => {
                 println!("{}: {e}", scene.name);
@@ -332,6 +335,12 @@ pub fn large(n: usize, first: u64, settings: Settings) -> i32 {
                 continue;
             }
         };
+        if let Some(dir) = svg {
+            let path = dir.join(format!("large-{seed}.svg"));
+            if let Err(e) = draw::draw(&scene.name, &scene.obstacles, &p.trace, &path) {
+                println!("{}: {e}", path.display());
+            }
+        }
         let total = scene.total_agents();
         let reached = p
             .program

@@ -7,9 +7,12 @@
 //! ```text
 //! cargo run --release --example steerbench -- <file-or-folder>... [--stay] [--require-goals]
 //!     [--seed S] [--seeds K] [--svg DIR] [--threads N] [--dt S] [--max-time S]
-//! cargo run --release --example steerbench -- --generate N [--seed S]
-//! cargo run --release --example steerbench -- --large N [--seed S]
+//! cargo run --release --example steerbench -- --generate N [--seed S] [--svg DIR]
+//! cargo run --release --example steerbench -- --large N [--seed S] [--svg DIR]
 //! ```
+//!
+//! With `--svg DIR`, each case's trajectories are drawn there; with `--generate`, only the
+//! failed scenes, whose failing agents are listed too.
 //!
 //! Folders are searched recursively for `.xml` files. An agent that ends its goal sequence
 //! leaves the world (SteerSuite's rule); `--stay` keeps it standing there instead, and then an
@@ -55,8 +58,8 @@ pub struct Options {
 }
 
 const USAGE: &str = "usage: steerbench <file-or-folder>... [--stay] [--require-goals] [--seed S] \
-     [--seeds K] [--svg DIR] [--threads N] [--dt S] [--max-time S] | --generate N [--seed S] | \
-     --large N [--seed S]";
+     [--seeds K] [--svg DIR] [--threads N] [--dt S] [--max-time S] | --generate N [--seed S] \
+     [--svg DIR] | --large N [--seed S] [--svg DIR]";
 
 fn options() -> Result<Options, String> {
     let mut o = Options {
@@ -152,10 +155,10 @@ fn main() {
         status = status.max(cases(&o));
     }
     if let Some(n) = o.generate {
-        status = status.max(sampler::coverage(n, o.seed, o.settings));
+        status = status.max(sampler::coverage(n, o.seed, o.settings, o.svg.as_deref()));
     }
     if let Some(n) = o.large {
-        status = status.max(crowds::large(n, o.seed, o.settings));
+        status = status.max(crowds::large(n, o.seed, o.settings, o.svg.as_deref()));
     }
     std::process::exit(status);
 }

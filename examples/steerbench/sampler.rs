@@ -10,10 +10,12 @@
 //! overlap at most 5 % of a radius. Agents leave at their goal (SteerSuite's rule).
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 use glam::{Vec2, Vec3};
 use wayfarer::crowd::{AgentState, Obstacle};
 
+use super::draw;
 use super::metrics::GRIDLOCK;
 use super::program::{Arrival, Outcome};
 use super::report::AGENT_OVERLAP;
@@ -202,8 +204,8 @@ const KINDS: [&str; 4] = [
 ];
 
 /// Why a generated scene was not solved (the first that applies, in this order).
-fn failure(scene: &Scene, s: Settings) -> Result<Option<&'static str>, String> {
-    let p = play(scene, s, false)?;
+fn failure(scene: &Scene, s: Settings, svg: Option<&Path>) -> Result<Option<&'static str>, String> {
+    let p = play(scene, s, svg.is_some())?;
     let mut late = None;
     for (k, w) in p.program.walkers.iter().enumerate() {
         let ok = matches!(w.outcomes.first(), Some(Outcome::Reached(t))
@@ -231,6 +233,28 @@ fn failure(scene: &Scene, s: Settings) -> Result<Option<&'static str>, String> {
         ));
     }
     if let Some(kind) = late {
+        if let Some(dir) = svg {
+            let path = dir.join(format!("{}.svg", scene.name.replace(' ', "-")));
+            draw::draw(&scene.name, &scene.obstacles, &p.trace, &path)
+                .map_err(|e| e.to_string())?;
+            for (k, w) in p.program.walkers.iter().enumerate() {
+                let ok = matches!(w.outcomes.first(), Some(Outcome::Reached(t))
+                    if *t <= w.spec.deadline.unwrap_or(f32::INFINITY) + 1e-3);
+                if ok {
+                    continue;
+                }
+                println!(
+                    "  {}: agent {k} r {:.2} from {} to {:?}: ideal {:.1} m, {:?}, now at {}",
+                    scene.name,
+                    w.spec.radius,
+                    w.spec.position,
+                    w.spec.goals[0].kind.point(),
+                    w.spec.ideal_length,
+                    w.outcomes.first(),
+                    w.position
+                );
+            }
+        }
         return Ok(Some(kind));
     }
     if p.measures.obstacle_collisions > 0 {
@@ -244,7 +268,9 @@ fn failure(scene: &Scene, s: Settings) -> Result<Option<&'static str>, String> {
 
 /// Runs scenes for seeds `first` … `first + n − 1` and prints the coverage and the failed
 /// seeds by kind; returns the exit status (1 when a scene cannot be built or run).
-pub fn coverage(n: usize, first: u64, settings: Settings) -> i32 {
+///
+/// With `svg`, each failed scene is also drawn there (`scene-<seed>.svg`) and its agents listed.
+pub fn coverage(n: usize, first: u64, settings: Settings, svg: Option<&Path>) -> i32 {
     let s = Settings {
         arrival: Arrival::Despawn,
         max_time: f32::INFINITY,
@@ -264,7 +290,7 @@ pub fn coverage(n: usize, first: u64, settings: Settings) -> i32 {
             continue;
         };
         agents += scene.agents.len();
-        match failure(&scene, s) {
+        match failure(&scene, s, svg) {
             Ok(None) => solved += 1,
             Ok(Some(kind)) => by_kind.entry(kind).or_default().push(seed),
             Err(e) => errors.push(format!("seed {seed}: {e}")),

@@ -13,6 +13,9 @@ use std::hash::Hasher;
 /// it lies in is flooded to find that region's sides (see `Planner::seeds`).
 pub(super) const MAX_GOAL_RING: i64 = 32;
 
+/// The mark of a goal ([`Planner::goal_cell`]) whose field starts from its whole block.
+pub(super) const WHOLE_BLOCK: usize = 1 << 31;
+
 /// Cells of the square a goal block's region is flooded over, at most (a block is at most
 /// `GOAL_BLOCK / MIN_PLANNER_CELL` cells wide).
 pub(super) const FLOOD_CELLS: usize = {
@@ -36,7 +39,7 @@ pub(super) enum Freshness {
 /// the goal block's seeds over the moves open to `pass` (∞ where there is none).
 #[derive(Clone, Debug)]
 pub(super) struct Field {
-    /// The first cell of its goal block.
+    /// Its goal ([`Planner::goal_cell`]).
     pub(super) goal: usize,
     /// Its radius class ([`Planner::class`]).
     pub(super) class: u32,
@@ -217,16 +220,77 @@ impl Planner {
         Some(self.fields.len() - 1)
     }
 
-    /// Where the field of goal block `goal` for clearance `pass` starts, and at what values:
-    /// every passable cell of the block at 0; for a block with none (the goal is closer to an
-    /// obstacle than the agent's radius), the passable cells bordering the impassable region
-    /// the block lies in, on every side (the region flooded from the block, eight-connected,
-    /// within [`MAX_GOAL_RING`] rings of it), at 0; for want of those, the goal cell.
-    /// Agents then walk to the nearest side of the obstacle round their goal and, from there,
-    /// straight at the goal. (Seeding the block's own impassable cell alone left a field of
-    /// that one cell: the agents walked straight at such goals, and one stuck behind a box in
-    /// SteerSuite `forest`, seed 3. Seeding the first ring of cells round the block that had
-    /// a passable cell, at their distance from the block, seeded one side of a box round the
+    /// The goal naming the field that an agent of clearance `pass` walking to `target`
+    /// descends (see [`Self::seeds`]). When the agent fits at its target (`fits`) and the
+    /// target's cell is open: the first cell (in row order) of the open cells of the target's
+    /// goal block that the target's cell reaches within the block (its part). Else the block's
+    /// first cell, marked [`WHOLE_BLOCK`]. Agents whose targets lie in one part of a block
+    /// share a field; a wall through a block parts it, and targets on its two sides get a field
+    /// each.
+    pub(super) fn goal_cell(&self, target: Vec2, pass: f32, fits: bool) -> usize {
+        let t = self.clamped_cell(target);
+        let (bx, bz) = self.block_origin(t);
+        let bc = self.block_cells();
+        if fits && self.rep_clear[t] >= pass {
+            let first = self.block_part(t, pass).trailing_zeros() as usize;
+            return bx + first % bc + (bz + first / bc) * self.nx;
+        }
+        (bx + bz * self.nx) | WHOLE_BLOCK
+    }
+
+    /// The column and row of the first cell of the goal block holding cell `c`.
+    fn block_origin(&self, c: usize) -> (usize, usize) {
+        let bc = self.block_cells();
+        let (x, z) = (c % self.nx, c / self.nx);
+        (x - x % bc, z - z % bc)
+    }
+
+    /// The open cells of the goal block holding the open cell `start` that it reaches within
+    /// the block over the moves open to `pass` (a flood), as bits of the block's cells in row
+    /// order (a block is at most [`GOAL_BLOCK`] / [`MIN_PLANNER_CELL`] = 8 cells wide).
+    fn block_part(&self, start: usize, pass: f32) -> u64 {
+        let bc = self.block_cells();
+        debug_assert!(bc * bc <= 64, "a goal block fits a u64");
+        let (bx, bz) = self.block_origin(start);
+        let local = |c: usize| (c % self.nx - bx) + (c / self.nx - bz) * bc;
+        let mut part = 1u64 << local(start);
+        let mut stack = [0u32; 64];
+        stack[0] = start as u32;
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let c = stack[top] as usize;
+            for (dx, dz, _) in NEIGHBOURS {
+                let Some(n) = self.neighbour(c, dx, dz) else {
+                    continue;
+                };
+                let (x, z) = (n % self.nx, n / self.nx);
+                if x < bx || x >= bx + bc || z < bz || z >= bz + bc {
+                    continue;
+                }
+                let bit = 1u64 << local(n);
+                if part & bit == 0 && self.can_move(c, n, dx, dz, pass) {
+                    part |= bit;
+                    stack[top] = n as u32;
+                    top += 1;
+                }
+            }
+        }
+        part
+    }
+
+    /// Where the field of goal `goal` ([`Self::goal_cell`]) for clearance `pass` starts, and
+    /// at what values. A part of a block: its cells, at 0 (a wall through the block leaves the
+    /// cells beyond it unseeded, to be reached round the wall; seeding every open cell of the
+    /// block led agents to the near side of a wall whose far side held their target, a wedge
+    /// they paced in for good). A [`WHOLE_BLOCK`] goal (a target the agent does not fit at,
+    /// inside an obstacle or closer to one than its radius): every open cell of the block at
+    /// 0; for a block with none, the passable cells bordering the impassable region the block
+    /// lies in, on every side (the region flooded from the block, eight-connected, within
+    /// [`MAX_GOAL_RING`] rings of it), at 0; for want of those, the block's first cell. Agents
+    /// then walk to the nearest side of the obstacle round their goal and, from there,
+    /// straight at the goal. (Seeding the first ring of cells round the block that had a
+    /// passable cell, at their distance from the block, seeded one side of a box round the
     /// goal: a planned crowd sent to a point inside a 4 m box walked round to that side.)
     pub(super) fn seeds(&self, goal: usize, pass: f32) -> Vec<(u32, f32)> {
         let mut seeds = Vec::new();
@@ -237,10 +301,21 @@ impl Planner {
     /// [`Self::seeds`] into `seeds` (cleared first).
     pub(super) fn seeds_into(&self, goal: usize, pass: f32, seeds: &mut Vec<(u32, f32)>) {
         seeds.clear();
-        let (nx, nz) = (self.nx as i64, self.nz as i64);
         let bc = self.block_cells();
-        let (bx, bz) = (goal % self.nx, goal / self.nx);
-        let (bx, bz) = ((bx - bx % bc) as i64, (bz - bz % bc) as i64);
+        let whole = goal & WHOLE_BLOCK != 0;
+        let goal = goal & !WHOLE_BLOCK;
+        let (bx, bz) = self.block_origin(goal);
+        if !whole {
+            let mut part = self.block_part(goal, pass);
+            while part != 0 {
+                let k = part.trailing_zeros() as usize;
+                part &= part - 1;
+                seeds.push(((bx + k % bc + (bz + k / bc) * self.nx) as u32, 0.0));
+            }
+            return;
+        }
+        let (bx, bz) = (bx as i64, bz as i64);
+        let (nx, nz) = (self.nx as i64, self.nz as i64);
         for z in bz..(bz + bc as i64).min(nz) {
             for x in bx..(bx + bc as i64).min(nx) {
                 let c = (x + z * nx) as usize;

@@ -1,6 +1,7 @@
 //! Routes around static obstacles: a clearance grid built when obstacles change, and per goal
 //! a distance field (Dijkstra over the 8-connected grid) shared by every agent whose goal
-//! falls in the same cell and whose radius rounds to the same class. An agent walks toward the
+//! falls in the same part of a 2 m goal block (the open cells its target's cell reaches within
+//! the block: a wall through a block parts it) and whose radius rounds to the same class. An agent walks toward the
 //! farthest cell of its descent along the field that it can see (string pulling), or straight
 //! at the target once it sees it. An agent whose field a sub-step cannot give (not cached, the
 //! field budget spent) searches a way of its own meanwhile, in turns within a share of the

@@ -106,7 +106,8 @@ impl Planner {
                 return route;
             }
         }
-        if !self.field_ready(self.goal_block(target), Self::pass(radius)) {
+        let pass = Self::pass(radius);
+        if !self.field_ready(self.goal_cell(target, pass, fits(target)), pass) {
             return self
                 .search_route(pos, target, radius, ticket, None, &fits)
                 .unwrap_or((target, false));
@@ -158,7 +159,7 @@ impl Planner {
         } = leg;
         let block = self.goal_block(target);
         let class = Self::class(pass);
-        let Some(f) = self.field(block, class, pass) else {
+        let Some(f) = self.field(self.goal_cell(target, pass, fits(target)), class, pass) else {
             // Over this sub-step's budget: walk straight for now, ask again next sub-step.
             return Some(((target, false), Approach::Off));
         };

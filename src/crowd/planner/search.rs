@@ -102,7 +102,7 @@ impl Planner {
         };
         let mut seeds = std::mem::take(&mut self.search_seeds);
         let mut path = std::mem::take(&mut self.path);
-        self.seeds_into(self.goal_block(target), pass, &mut seeds);
+        self.seeds_into(self.goal_cell(target, pass, fits(target)), pass, &mut seeds);
         let mut search = std::mem::take(&mut self.search);
         let open = OpenMoves::new(self, pass);
         let graph = Graph {
@@ -195,8 +195,8 @@ impl Planner {
 
     /// The last stretch to `target` of an agent near its goal's block (within
     /// [`APPROACH_CELLS`] of it) that does not see the target: the field's seeds are the open
-    /// cells of the whole block, all at 0, so there it cannot tell the way to the target
-    /// itself (a block may hold cells on both sides of a box). The way comes from a small A*
+    /// cells of the target's part of the block (or of the whole block), all at 0, so there it
+    /// cannot tell the way to the target itself (a part may wrap round a box). The way comes from a small A*
     /// search of its own instead, from the open cells round the target (within three of its
     /// cell) whose points the disc slides from to within its radius of the target (or, when
     /// none does, as little farther as some do, by half cells up to [`APPROACH_RINGS`]), each
