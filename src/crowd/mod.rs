@@ -22,6 +22,7 @@ pub mod obstacle;
 mod par;
 mod paths;
 pub mod planner;
+mod projection;
 mod scan;
 pub mod scenario;
 mod sieve;

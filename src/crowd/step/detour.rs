@@ -11,7 +11,8 @@ use crate::crowd::escape::{Escape, WayOut};
 use crate::crowd::grid::ObstacleGrid;
 use crate::crowd::obstacle::Shape;
 use crate::crowd::planner::REPLAN_STEPS;
-use crate::crowd::steering::{obstacles_within, TURN_NEAR};
+use crate::crowd::projection::obstacles_within;
+use crate::crowd::steering::TURN_NEAR;
 
 /// Seconds an agent walking straight at its target stays held near obstacles, sub-step after
 /// sub-step, before it searches for a way out (see *Detours* in [`RouteMode::Direct`](crate::crowd::RouteMode::Direct)).

@@ -7,7 +7,8 @@ use glam::Vec2;
 use crate::crowd::grid::ObstacleGrid;
 use crate::crowd::obstacle::Shape;
 use crate::crowd::par::{par_update, MIN_LIGHT_PER_THREAD};
-use crate::crowd::steering::{clear_of_obstacles, obstacle_margin, push_out, tunnel_stop, Moved};
+use crate::crowd::projection::{clear_of_obstacles, push_out, tunnel_stop};
+use crate::crowd::steering::{obstacle_margin, Moved};
 use crate::crowd::Crowd;
 
 /// Where a body ends the step, in projection order.

@@ -27,7 +27,7 @@ pub(crate) struct Gathered {
 }
 
 /// Notes a change near which agents arrived short of their targets are steered afresh in the
-/// next sub-step (see [`Body::recheck`](crate::crowd::steering::Body::recheck)(crate::crowd::steering::Body)): into `list` while it
+/// next sub-step (see [`Body::recheck`](crate::crowd::steering::Body::recheck)): into `list` while it
 /// holds fewer than [`TRACKED_CHANGES`], past that (or for a `None`) as `all`: every such agent.
 pub(crate) fn note_recheck(list: &mut Vec<Shape>, all: &mut bool, shape: Option<Shape>) {
     match shape {

@@ -3,7 +3,7 @@
 //! are put back where they were (see `Crowd::guard`).
 
 use crate::crowd::grid::AgentGrid;
-use crate::crowd::steering::clear_of_obstacles;
+use crate::crowd::projection::clear_of_obstacles;
 use crate::crowd::Crowd;
 
 /// The guard after the projection: two agents that overlapped by at most this fraction of the

@@ -7,7 +7,8 @@ use glam::Vec2;
 
 use crate::crowd::grid::AgentGrid;
 use crate::crowd::par::{par_fill, par_update2, prefetch, MIN_LIGHT_PER_THREAD, SCATTER_AHEAD};
-use crate::crowd::steering::{obstacle_margin, push_out, separation, Moved};
+use crate::crowd::projection::{push_out, separation};
+use crate::crowd::steering::{obstacle_margin, Moved};
 use crate::crowd::Crowd;
 
 use super::finish::Final;

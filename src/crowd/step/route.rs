@@ -6,7 +6,8 @@ use glam::Vec2;
 
 use crate::crowd::agent::{AgentState, RouteMode};
 use crate::crowd::planner::REPLAN_STEPS;
-use crate::crowd::steering::{obstacle_distance, obstacles_within, TURN_NEAR};
+use crate::crowd::projection::{obstacle_distance, obstacles_within};
+use crate::crowd::steering::TURN_NEAR;
 use crate::crowd::Crowd;
 
 use super::detour::detour_point;
