@@ -97,17 +97,18 @@
 
 use glam::Vec2;
 
-use super::agent::{right_of, Agent, AgentState, HitKind};
-use super::cull::LANES as CULL_LANES;
-#[cfg(target_arch = "x86_64")]
-use super::cull::{survivors_avx2, Looker};
-use super::grid::{AgentGrid, ObstacleGrid, MAX_QUERY_RUNS};
+use super::agent::{right_of, Agent, HitKind};
+use super::grid::{AgentGrid, ObstacleGrid};
 use super::kernels::Kernels;
 use super::obstacle::Shape;
-use super::projection::{clear_of_obstacles, count_within};
-use super::scan::LANES;
-use super::sieve::{sieve, sieve_index, Looker as SieveLooker, Ring};
+use super::sieve::Ring;
 use super::turn::{turn, turn_lanes, TurnIn, LANES as TURN_LANES};
+
+mod agents;
+mod obstacles;
+
+use agents::{near_miss, Met};
+use obstacles::Clear;
 
 /// Side bias added to an agent hit normal, as a fraction of the normal.
 pub const SIDE_BIAS: f32 = 0.35;
@@ -234,36 +235,6 @@ pub(crate) struct Moved {
     pub moved: f32,
 }
 
-/// One side of a right-of-way contest: priority, position, target and the goal it last left
-/// (NaN: none).
-#[derive(Clone, Copy)]
-pub(crate) struct Claim {
-    pub priority: f32,
-    pub pos: Vec2,
-    pub target: Vec2,
-    pub passed: Vec2,
-}
-
-/// Whether `a` has the right of way over `b` (1; −1: `b` has it, 0: neither): the higher
-/// priority; of equal priorities contending for one goal, who came to it first — the one that
-/// already left it (its queue's last goal passed is the other's target), else, both bound for
-/// it, the one nearer it. A crowd pressing into one goal point lets its front in instead of
-/// pressing symmetrically round the empty point, and those leaving it are let out.
-#[inline]
-pub(crate) fn outranks(a: Claim, b: Claim) -> i8 {
-    if a.priority != b.priority {
-        return if a.priority > b.priority { 1 } else { -1 };
-    }
-    if a.target == b.target {
-        let (d, e) = (
-            a.pos.distance_squared(a.target),
-            b.pos.distance_squared(a.target),
-        );
-        return (d < e) as i8 - (d > e) as i8;
-    }
-    (a.passed == b.target) as i8 - (b.passed == a.target) as i8
-}
-
 const _: () = assert!(core::mem::size_of::<Moved>() == 64);
 
 /// The hit a steer decision reports (2D; the simulator adds y and turns `index` into an id).
@@ -355,6 +326,20 @@ fn urgency(t: f32, horizon: f32) -> f32 {
     x * x
 }
 
+/// What a steer aims at, shared by its passes: the distance to the target, the route point's
+/// distance and direction `g`, the preferred speed, the look-ahead horizon (seconds) and
+/// reach (metres), and the preferred velocity.
+#[derive(Clone, Copy)]
+struct Aim {
+    goal_dist: f32,
+    dist: f32,
+    g: Vec2,
+    v_pref: f32,
+    horizon: f32,
+    look: f32,
+    v_i: Vec2,
+}
+
 /// The steer decision of `bodies[k]`.
 pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let b = &w.bodies[k];
@@ -395,201 +380,24 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let v_i = g * v_pref;
     let mut dir = g;
     let mut min_t = f32::INFINITY;
-    // Arrived neighbours (same goal, closer to it) this agent touches; whether one of them
-    // touches the goal's own arrival circle.
-    let mut settle_by = 0u32;
-    let mut settle_near = false;
-    // Arrived agents of its own target ahead of it that push it (see HELD_FRACTION).
-    let mut held_by = 0u32;
-    let near = 2.0 * b.speed * w.dt + 0.5 * b.radius;
-    let mut close = [(Vec2::ZERO, 0.0f32); CLOSE];
-    let mut n_close = 0;
-    let same_goal2 = b.arrival_radius.max(b.radius) * b.arrival_radius.max(b.radius);
-
-    let look_max2 = (look + w.max_radius) * (look + w.max_radius);
-    let settle_gap = SETTLE_GAP * b.radius;
-    #[cfg(target_arch = "x86_64")]
-    let me = Looker {
-        pos: b.pos,
-        mask: b.mask,
-        look,
-        radius: b.radius,
-        settle_gap,
-        near,
-        fwd,
+    let aim = Aim {
+        goal_dist,
+        dist,
         g,
-        cos_half_fov: b.cos_half_fov,
-        v: v_i,
+        v_pref,
         horizon,
+        look,
+        v_i,
     };
-    #[cfg(target_arch = "x86_64")]
-    let cull = w.kernels.avx2();
-    // The nearest candidate among those the cull dropped.
-    let mut nearest_culled = f32::INFINITY;
-    let mut nearest2 = f32::INFINITY;
-    let mut visit = |j: usize| {
-        let x = w.pos[j] - b.pos;
-        let d2 = x.length_squared();
-        nearest2 = nearest2.min(d2);
-        let o = &w.bodies[j];
-        if b.mask & o.layer == 0 {
-            return;
-        }
-        let reach = look + o.radius;
-        if d2 > reach * reach {
-            return;
-        }
-        let r = b.radius + o.radius;
-        let dd = d2.sqrt();
-        // An arrived agent it touches, nearer its target: of the same target, or (on the final
-        // leg) any, right at the target. Short of the final leg, only one of the same target
-        // that stands nearer its route point too, in its way. (Settling on the final leg
-        // alone, a planned crowd sent to a point inside a box, whose route points lay beside
-        // the box, pushed for good at those arrived there. Counting there any arrived agent
-        // right at the target as on the final leg, SteerSuite `random`'s last arrival came
-        // 313.0 s instead of 279.7 s, with 7 856 agent–agent collisions instead of 4 945.)
-        // `ahead`: an arrived agent of its own target nearer that target (and, short of the
-        // final leg, nearer its route point): one to settle against, or held off by (see
-        // HELD_FRACTION).
-        let ahead = |o: &Body| {
-            o.arrived
-                && o.pos.distance_squared(b.target) < goal_dist * goal_dist
-                && o.target.distance_squared(b.target) <= same_goal2
-                && (b.final_leg || o.pos.distance_squared(b.steer_to) < dist * dist)
-        };
-        let near_goal = goal_dist <= b.arrival_radius + 2.0 * r;
-        if o.arrived
-            && dd <= r + settle_gap
-            && (ahead(o)
-                || (b.final_leg
-                    && near_goal
-                    && o.pos.distance_squared(b.target) < goal_dist * goal_dist))
-        {
-            settle_by += 1;
-            settle_near |= near_goal;
-        }
-        // Close moving neighbours limit how far the agent may walk this step (arrived ones
-        // are pushed aside instead).
-        if !o.arrived && dd < r + near && n_close < CLOSE {
-            close[n_close] = (x, r);
-            n_close += 1;
-        }
-        if dd > r && fwd.dot(x).max(g.dot(x)) < dd * b.cos_half_fov {
-            return;
-        }
-        let v = v_i - o.vel;
-        let (t, n) = if dd < r {
-            let n = if dd > 1e-6 { -x / dd } else { right_of(fwd) };
-            (0.0, n)
-        } else {
-            let a = v.length_squared();
-            let bq = x.dot(v);
-            if bq <= 0.0 || a < 1e-12 {
-                return;
-            }
-            let c = d2 - r * r;
-            let disc = bq * bq - a * c;
-            if disc <= 0.0 {
-                return;
-            }
-            let t = c / (bq + disc.sqrt());
-            if t > horizon {
-                return;
-            }
-            let n = ((v * t - x) / r).try_normalize().unwrap_or(-x / dd);
-            (t, n)
-        };
-        let share = if o.arrived {
-            ARRIVED_SHARE
-        } else {
-            // (Contending for a target only on the final leg to it: nearer as the crow flies
-            // is nearer only there.)
-            let claim = |x: &Body| Claim {
-                priority: x.priority,
-                pos: x.pos,
-                target: if x.final_leg { x.target } else { Vec2::NAN },
-                passed: x.passed,
-            };
-            match outranks(claim(o), claim(b)) {
-                1 => 1.5,
-                -1 => 0.5,
-                _ => 1.0,
-            }
-        };
-        let side = v.try_normalize().map_or(Vec2::ZERO, right_of);
-        dir += (n + side * SIDE_BIAS) * (b.repel_force * urgency(t, horizon) * share);
-        // Counted where it pushes, past every early exit, so the count does not depend on
-        // the cull (which drops only what those exits drop). (Tested again here rather than
-        // kept from above: the closure is hot and tight on registers.)
-        if o.arrived && ahead(o) {
-            held_by += 1;
-        }
-        if t < min_t {
-            min_t = t;
-            d.hit = HitOut {
-                kind: HitKind::Agent,
-                index: o.slot,
-                point: o.pos + (b.pos - o.pos) * (o.radius / r) + (v_i * t) * (o.radius / r),
-                normal: n,
-            };
-        }
-    };
-    // Candidates within reach (tested LANES at a time by the scan, so the many rejections
-    // and the short runs' ends cost no mispredictions) are collected, in query order, until
-    // the buffer could not take another LANES, then visited in that order. One call site, so
-    // `visit` inlines.
-    // One spare entry, so the loop below may read the start of the run after the last.
-    let mut runs = [(0u32, 0u32); MAX_QUERY_RUNS + 1];
-    let mut n_runs = 0;
-    w.grid.query_runs(b.pos, look + w.max_radius, |run| {
-        runs[n_runs] = (run.start as u32, run.end as u32);
-        n_runs += 1;
-    });
-    // At least QUERY_ROWS runs are walked (those missing are empty), so the usual query, a
-    // run of at most LANES agents in each of its three rows, takes one scan per run in a loop
-    // of fixed length (its exit, and the step from run to run, are then predicted).
-    let n_iter = n_runs.max(QUERY_ROWS);
-    let mut cand = [0u32; CANDIDATES];
-    let mut r = 0;
-    let mut j = runs[0].0 as usize;
-    loop {
-        let mut n_cand = 0usize;
-        while r < n_iter && n_cand + LANES <= CANDIDATES {
-            let e = runs[r].1 as usize;
-            let end = e.min(j + LANES);
-            let out: &mut [u32; LANES] = (&mut cand[n_cand..n_cand + LANES])
-                .try_into()
-                .expect("LANES entries");
-            n_cand += w
-                .kernels
-                .within(&w.pos[j..end], j as u32, b.pos, look_max2, k as u32, out);
-            j = end;
-            if j >= e {
-                r += 1;
-                j = runs[r].0 as usize;
-            }
-        }
-        // Only the candidates that can change the decision are visited (see `cull`), in
-        // query order.
-        for chunk in cand[..n_cand].chunks(CULL_LANES) {
-            let mut keep = (1u32 << chunk.len()) - 1;
-            #[cfg(target_arch = "x86_64")]
-            if cull {
-                // SAFETY: `Kernels::detect` found AVX2 (at either level).
-                let (k, near) = unsafe { survivors_avx2(&me, w.bodies, chunk) };
-                keep = k;
-                nearest_culled = nearest_culled.min(near);
-            }
-            while keep != 0 {
-                let i = keep.trailing_zeros() as usize;
-                keep &= keep - 1;
-                visit(chunk[i] as usize);
-            }
-        }
-        if r >= n_runs {
-            break;
-        }
-    }
+    let Met {
+        settle_by,
+        settle_near,
+        held_by,
+        close,
+        n_close,
+        nearest2,
+        nearest_culled,
+    } = agents::meet(w, k, &aim, &mut dir, &mut min_t, &mut d);
     // Holding a swerve: no agent is on a collision course, but the walker it steered away from
     // last step, still coming closer, now passes within two radius sums (the swerve is what
     // clears it): with nobody else close, it keeps its heading instead of turning straight back
@@ -620,214 +428,11 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
         return d;
     }
 
-    // On the final leg the agent brakes to a stop at its target, so an obstacle its walk line
-    // meets only beyond the target is never reached: the ray stops there. (Looking the full
-    // range, a box just past a goal pushed back and sideways as hard as the goal pulled, and
-    // an agent hemmed in by a second box turned on the spot short of its goal for good:
-    // SteerSuite `forest`, seed 4.) Likewise at a turn right ahead (a route point within
-    // `TURN_NEAR` radii): what the walk line meets beyond it lies past the turn. (Looking the
-    // full range, an agent beside the mouth of a passage barely wider than itself, aiming
-    // along the wall at the mouth's middle, saw the mouth's far corner and was pushed back
-    // into the near one, for good.)
-    //
-    // On the final leg the ray stops short of the target by the arrival radius: the agent
-    // arrives once its centre is that near, so an obstacle beside the target that the disc
-    // would touch only closer in is never in its way. (Looking up to the target, an agent whose
-    // target lay closer to a box than its radius was held off the box short of its arrival
-    // circle, blocked, for good.) It still looks a sliver ahead, so that an obstacle the agent
-    // touches is hit (see `at_best` below).
-    let reach_s = if b.final_leg {
-        b.fov_range
-            .min((dist - b.arrival_radius).max(AT_BEST_SLACK * b.radius))
-    } else if dist < TURN_NEAR * b.radius {
-        b.fov_range.min(dist)
-    } else {
-        b.fov_range
-    };
-    // Whether the agent is as near its target as it gets: the target lies inside an obstacle,
-    // or closer to one than the radius less the arrival radius, so that no disc of the agent's
-    // radius comes within the arrival radius of it, and the agent is within the arrival radius
-    // of the nearest point it can reach (it has arrived there).
-    let mut at_best = false;
-    // On its final leg: whether it walks into an obstacle whose surface lies within its radius
-    // and arrival radius of the target (see the crack rule below the obstacles).
-    let mut pressed = false;
-    // Every obstacle not listed lies farther than `look` (the query covers that square).
-    let mut obstacle_gap = look;
-    let mut gap_nan = false;
-    // Each listed obstacle is sieved through its bounding circle (the bound on its distance;
-    // whether the walk line can reach it: the ray below can only hit inside the circle grown
-    // by the radius, up to `reach_s`); only those it can reach go on.
-    let sieve_me = SieveLooker {
-        pos: b.pos,
-        radius: b.radius,
-        look,
-        g,
-        reach: reach_s * (1.0 + 1e-5) + 1e-5,
-    };
-    let mut reach = |oi: usize| {
-        // Listed obstacles exist (the lists skip removed ones).
-        let Some(shape) = &w.shapes[oi] else {
-            return;
-        };
-        let c = shape.contact(b.pos);
-        let gap = c.distance - b.radius;
-        if gap > b.fov_range {
-            return;
-        }
-        if gap > 0.0 {
-            let to_c = c.point - b.pos;
-            if fwd.dot(to_c).max(g.dot(to_c)) < to_c.length() * b.cos_half_fov {
-                return;
-            }
-        }
-        let Some((s, n)) = shape.ray(b.pos, g, b.radius, reach_s) else {
-            return;
-        };
-        if s == 0.0 && g.dot(n) >= 0.0 {
-            return; // touching but walking away
-        }
-        // On the final leg: the nearest a disc of its radius gets to a target `depth` inside
-        // this shape's surface (< 0: outside) is `best` from it.
-        // (Only for a target within the radius and the arrival radius of the shape's bounding
-        // circle: farther, `best` is below −arrival radius, and neither rule below applies.)
-        let ring = &w.rings[oi];
-        let near_target = (ring.bound + b.radius + b.arrival_radius) * (1.0 + 1e-5) + 1e-5;
-        let (best, target_normal) = if b.final_leg
-            && (b.target - ring.center).length_squared() < near_target * near_target
-        {
-            let ct = shape.contact(b.target);
-            (b.radius - ct.distance, ct.normal)
-        } else {
-            (f32::NEG_INFINITY, Vec2::ZERO)
-        };
-        pressed |= best > -b.arrival_radius && s <= AT_BEST_SLACK * b.radius;
-        if best > b.arrival_radius - AT_BEST_SLACK * b.radius && s >= dist - best - b.arrival_radius
-        {
-            // It cannot come within its arrival radius of the target for this shape (to within
-            // the skin the projection leaves and rounding); within the arrival radius of the
-            // nearest it can get will do: a hit that near the target is where the agent
-            // arrives (now, when it is that near already), not something to avoid.
-            at_best |= goal_dist <= best + b.arrival_radius;
-            return;
-        }
-        if best > b.arrival_radius - AT_BEST_SLACK * b.radius
-            && s <= AT_BEST_SLACK * b.radius
-            && (b.blocked || b.recheck)
-        {
-            // Pressed against the shape that keeps it from such a target, and blocked last
-            // step: the nearer places are taken (a crowd sent to a point inside a box rings
-            // the box), so it arrives here, and those behind it settle against it.
-            at_best = true;
-            return;
-        }
-        let t = s / v_pref.max(0.05);
-        // Slide along the surface toward the target when the target lies within the radius
-        // and the arrival radius of this shape, off the side hit (the agent arrives beside
-        // it); walking straight at a target no disc of its radius comes within the arrival
-        // radius of (inside the shape, or that near it), hitting another side: the shorter way
-        // round the shape to the point of its surface nearest the target (`Shape::way_round`),
-        // where the agent gets as near as it gets, if it fits there (`nearest_open`: that side
-        // of a box may lie inside a second obstacle overlapping it, whose notch with the first
-        // the way round then led into, for good; a planned route's last stretch, searched by
-        // the planner, already ends on that side); walking straight at a target a disc can
-        // reach beside it, on the way it slid along it last step (see *Keep sliding*); the way
-        // the route goes when it clearly goes one way; else, walking into it, toward its
-        // nearer edge (stable while sliding: the agent moves toward that edge); dead centre
-        // goes right.
-        // (Sliding toward the nearer edge, an agent meeting at a slant a box its target stood
-        // beside was held off short of its arrival circle, for good; sliding toward a target
-        // off another side, it stopped where the target lay straight behind the side it hit.
-        // Sliding toward the nearer edge, an agent sent to a point inside a box, hitting a
-        // side away from it, went round the long way and pressed on the box wherever it was
-        // blocked; or, with an agent arrived at the nearer corner in its way, turned to and
-        // fro there for good: the speed benchmark's scene walking straight, 2 800 agents.)
-        let tan0 = right_of(n);
-        let hit_at = b.pos + g * s;
-        let off = tan0.dot(hit_at - shape.center);
-        let follow = tan0.dot(g);
-        // Walking straight at a target that a disc can reach beside this shape.
-        let around = b.direct && best <= b.arrival_radius - AT_BEST_SLACK * b.radius;
-        let tan = if best > -b.arrival_radius && target_normal.dot(n) > 0.5 {
-            if tan0.dot(b.target - hit_at) >= 0.0 {
-                tan0
-            } else {
-                -tan0
-            }
-        } else if b.direct
-            && best > b.arrival_radius - AT_BEST_SLACK * b.radius
-            && nearest_open(shape, b, w.shapes, w.obstacles)
-        {
-            if tan0.dot(shape.way_round(hit_at, b.target)) >= 0.0 {
-                tan0
-            } else {
-                -tan0
-            }
-        } else if around
-            && b.last_obstacle == oi as u32
-            && tan0.dot(b.last_slide).abs() > SLIDE_HOLD
-        {
-            if tan0.dot(b.last_slide) > 0.0 {
-                tan0
-            } else {
-                -tan0
-            }
-        } else if (!b.final_leg || around) && follow.abs() > SLIDE_FOLLOW {
-            // On a planned or waypoint leg the route knows the way round: follow it. Walking
-            // straight at a target it can reach: the way that goes on toward it.
-            if follow > 0.0 {
-                tan0
-            } else {
-                -tan0
-            }
-        } else if off > 1e-3 * b.radius {
-            tan0
-        } else if off < -1e-3 * b.radius {
-            -tan0
-        } else if tan0.dot(right_of(g)) >= 0.0 {
-            tan0
-        } else {
-            -tan0
-        };
-        dir += (n + tan) * (b.repel_force * urgency(t, horizon));
-        if t < min_t {
-            min_t = t;
-            d.hit = HitOut {
-                kind: HitKind::Obstacle,
-                index: oi as u32,
-                point: b.pos + g * s - n * b.radius,
-                normal: n,
-            };
-            d.slide = if tan == tan0 { 1 } else { -1 };
-        }
-    };
-    match w.obstacles.near_list(b.pos, look) {
-        Some(list) => sieve(
-            &sieve_me,
-            w.rings,
-            list,
-            &mut obstacle_gap,
-            &mut gap_nan,
-            reach,
-        ),
-        None => w.obstacles.query(b.pos, look, |oi| {
-            let (gap, nan) = (&mut obstacle_gap, &mut gap_nan);
-            sieve_index(&sieve_me, w.rings, oi, gap, nan, &mut reach);
-        }),
-    }
-
-    // A target in a crack: on its final leg, touching two obstacles or more that each lie
-    // within its radius and arrival radius of the target, walking into one of them, blocked
-    // last step, its centre within a diameter and the arrival radius of the target. Each
-    // obstacle alone leaves room to come within the arrival radius (the rules above test one
-    // at a time; the one it walks into slides it along into the other); together they do
-    // not, so it arrives here, wedged as deep as it gets. (Before, an agent sent to a point in
-    // the crack between two boxes of the planned benchmark's scene, seed 10 of 1 200 agents,
-    // stood 0.307 m from it, blocked, for good, walking straight or planning, from any side.)
-    at_best |= pressed
-        && (b.blocked || b.recheck)
-        && goal_dist <= 2.0 * b.radius + b.arrival_radius
-        && in_crack(b, w.shapes, w.obstacles);
+    let Clear {
+        at_best,
+        obstacle_gap,
+        gap_nan,
+    } = obstacles::meet(w, k, &aim, &mut dir, &mut min_t, &mut d);
     if at_best {
         d.arrived = true;
         d.settled_at = goal_dist;
@@ -885,55 +490,6 @@ pub(crate) fn steer(w: &World, k: usize) -> Decision {
     let (yaw, heading) = turn(turn_in);
     walk(b, &mut d, yaw, heading, &close[..n_close], w.dt);
     d
-}
-
-/// The hold of agent `b` (see `steer`, *Holding a swerve*) for the walker it steered away
-/// from last step, which `b` sees (its mask, its reach, its field of view) and did not find on
-/// a collision course walking along `g` at `v_i`: the share of its heading to hold — 1 for a
-/// miss by one radius sum or less, 0 at two — and the near miss as a hit, or `None`. The walker
-/// is read from its agent record (its body, somewhere in the steer's order, holds the same
-/// position, velocity, radius, layer and state).
-#[inline(never)]
-fn near_miss(
-    w: &World,
-    b: &Body,
-    look: f32,
-    g: Vec2,
-    v_i: Vec2,
-    horizon: f32,
-) -> Option<(f32, HitOut)> {
-    let o = w.agents.get(b.last_hit as usize)?.as_ref()?;
-    if matches!(o.state, AgentState::Arrived | AgentState::Invalid) || b.mask & o.layer == 0 {
-        return None;
-    }
-    let x = Vec2::new(o.position.x, o.position.z) - b.pos;
-    let d2 = x.length_squared();
-    let reach = look + o.radius;
-    let r = b.radius + o.radius;
-    let dd = d2.sqrt();
-    if d2 > reach * reach || dd < r || (dd > r && b.fwd.dot(x).max(g.dot(x)) < dd * b.cos_half_fov)
-    {
-        return None;
-    }
-    // Coming closer, and passing clear of the disc of both radii (else the steer pushed).
-    let v = v_i - o.velocity;
-    let (a, bq) = (v.length_squared(), x.dot(v));
-    if bq <= 0.0 || a < 1e-12 || bq * bq - a * (d2 - r * r) > 0.0 {
-        return None;
-    }
-    let ts = bq / a;
-    let miss = (d2 - bq * ts).max(0.0).sqrt();
-    if miss >= 2.0 * r || ts >= horizon {
-        return None;
-    }
-    let n = (v * ts - x).try_normalize().unwrap_or(-x / dd);
-    let hit = HitOut {
-        kind: HitKind::Agent,
-        index: b.last_hit,
-        point: b.pos + v_i * ts - n * (miss - o.radius),
-        normal: n,
-    };
-    Some((((2.0 * r - miss) / r).min(1.0), hit))
 }
 
 /// The end of a steer decision (its `want`, `block` and `pref_speed` set) once its turn is
@@ -1020,31 +576,4 @@ fn finish_batch(
             dt,
         );
     }
-}
-
-/// Whether the agent of body `b` fits beside `shape` where it comes nearest its target (the
-/// disc at the surface point nearest the target, out along the normal there): no other
-/// obstacle overlaps it (to within [`AT_BEST_SLACK`] radii). Out of line: only an agent on its
-/// final leg, walking into a shape it cannot come within its arrival radius of the target
-/// beside, asks.
-#[cold]
-#[inline(never)]
-fn nearest_open(shape: &Shape, b: &Body, shapes: &[Option<Shape>], grid: &ObstacleGrid) -> bool {
-    let ct = shape.contact(b.target);
-    let at = ct.point + ct.normal * b.radius;
-    clear_of_obstacles(at, b.radius * (1.0 - AT_BEST_SLACK), shapes, grid)
-}
-
-/// Whether the agent of body `b` touches two obstacles or more (to within [`AT_BEST_SLACK`]
-/// radii) whose surfaces lie within its radius and arrival radius of its target. Out of line:
-/// only an agent on its final leg, blocked walking into such an obstacle, asks.
-#[cold]
-#[inline(never)]
-fn in_crack(b: &Body, shapes: &[Option<Shape>], grid: &ObstacleGrid) -> bool {
-    let (touch, beside) = (
-        b.radius * (1.0 + AT_BEST_SLACK),
-        b.radius + b.arrival_radius,
-    );
-    let near_target = |s: &Shape| s.contact(b.target).distance < beside;
-    count_within(b.pos, touch, shapes, grid, near_target) >= 2
 }
