@@ -98,6 +98,20 @@ pub(super) fn meet(
 
     let settle_gap = SETTLE_GAP * b.radius;
     let mut nearest2 = f32::INFINITY;
+    #[cfg(target_arch = "x86_64")]
+    let me = Looker {
+        pos: b.pos,
+        mask: b.mask,
+        look,
+        radius: b.radius,
+        settle_gap,
+        near,
+        fwd,
+        g,
+        cos_half_fov: b.cos_half_fov,
+        v: v_i,
+        horizon,
+    };
     let visit = |j: usize| {
         let x = w.pos[j] - b.pos;
         let d2 = x.length_squared();
@@ -170,23 +184,7 @@ pub(super) fn meet(
             let n = ((v * t - x) / r).try_normalize().unwrap_or(-x / dd);
             (t, n)
         };
-        let share = if o.arrived {
-            ARRIVED_SHARE
-        } else {
-            // (Contending for a target only on the final leg to it: nearer as the crow flies
-            // is nearer only there.)
-            let claim = |x: &Body| Claim {
-                priority: x.priority,
-                pos: x.pos,
-                target: if x.final_leg { x.target } else { Vec2::NAN },
-                passed: x.passed,
-            };
-            match outranks(claim(o), claim(b)) {
-                1 => 1.5,
-                -1 => 0.5,
-                _ => 1.0,
-            }
-        };
+        let share = share(b, o);
         let side = v.try_normalize().map_or(Vec2::ZERO, right_of);
         *dir += (n + side * SIDE_BIAS) * (b.repel_force * urgency(t, horizon) * share);
         // Counted where it pushes, past every early exit, so the count does not depend on
@@ -205,7 +203,14 @@ pub(super) fn meet(
             };
         }
     };
-    let nearest_culled = for_candidates(w, k, aim, near, settle_gap, visit);
+    let nearest_culled = for_candidates(
+        w,
+        k,
+        look,
+        #[cfg(target_arch = "x86_64")]
+        &me,
+        visit,
+    );
     Met {
         settle_by,
         settle_near,
@@ -217,44 +222,24 @@ pub(super) fn meet(
     }
 }
 
-/// Candidates within reach (tested LANES at a time by the scan, so the many rejections
-/// and the short runs' ends cost no mispredictions) are collected, in query order, until
-/// the buffer could not take another LANES, then visited in that order. One call site, so
-/// `visit` inlines.
-/// Returns the nearest squared distance among the candidates the cull dropped.
+/// Calls `visit` for each agent within `look` + the largest radius of `bodies[k]` that can
+/// change its decision (see `cull`; `me` is what the cull knows of the agent), in query order;
+/// returns the nearest squared distance among the candidates the cull dropped.
+///
+/// Candidates within reach (tested LANES at a time by the scan, so the many rejections and
+/// the short runs' ends cost no mispredictions) are collected, in query order, until the
+/// buffer could not take another LANES, then visited in that order. One call site, so `visit`
+/// inlines.
 #[inline(always)]
 fn for_candidates(
     w: &World,
     k: usize,
-    aim: &Aim,
-    near: f32,
-    settle_gap: f32,
+    look: f32,
+    #[cfg(target_arch = "x86_64")] me: &Looker,
     mut visit: impl FnMut(usize),
 ) -> f32 {
     let b = &w.bodies[k];
-    let fwd = b.fwd;
-    let Aim {
-        g,
-        horizon,
-        look,
-        v_i,
-        ..
-    } = *aim;
     let look_max2 = (look + w.max_radius) * (look + w.max_radius);
-    #[cfg(target_arch = "x86_64")]
-    let me = Looker {
-        pos: b.pos,
-        mask: b.mask,
-        look,
-        radius: b.radius,
-        settle_gap,
-        near,
-        fwd,
-        g,
-        cos_half_fov: b.cos_half_fov,
-        v: v_i,
-        horizon,
-    };
     #[cfg(target_arch = "x86_64")]
     let cull = w.kernels.avx2();
     // The nearest candidate among those the cull dropped.
@@ -297,7 +282,7 @@ fn for_candidates(
             #[cfg(target_arch = "x86_64")]
             if cull {
                 // SAFETY: `Kernels::detect` found AVX2 (at either level).
-                let (k, near) = unsafe { survivors_avx2(&me, w.bodies, chunk) };
+                let (k, near) = unsafe { survivors_avx2(me, w.bodies, chunk) };
                 keep = k;
                 nearest_culled = nearest_culled.min(near);
             }
@@ -361,4 +346,28 @@ pub(super) fn near_miss(
         normal: n,
     };
     Some((((2.0 * r - miss) / r).min(1.0), hit))
+}
+
+/// The share w of the push of walker `o` on `b` (see *Right of way* in the steering rules):
+/// [`ARRIVED_SHARE`] from an arrived agent, else 1.5 when `o` has the right of way, 0.5 when
+/// `b` has it, 1 between equals.
+#[inline(always)]
+fn share(b: &Body, o: &Body) -> f32 {
+    if o.arrived {
+        ARRIVED_SHARE
+    } else {
+        // (Contending for a target only on the final leg to it: nearer as the crow flies
+        // is nearer only there.)
+        let claim = |x: &Body| Claim {
+            priority: x.priority,
+            pos: x.pos,
+            target: if x.final_leg { x.target } else { Vec2::NAN },
+            passed: x.passed,
+        };
+        match outranks(claim(o), claim(b)) {
+            1 => 1.5,
+            -1 => 0.5,
+            _ => 1.0,
+        }
+    }
 }
