@@ -19,13 +19,17 @@ pub mod goals;
 pub mod grid;
 mod kernels;
 pub mod obstacle;
+mod par;
 mod paths;
 pub mod planner;
+mod projection;
 mod scan;
 pub mod scenario;
 mod sieve;
 pub mod simulator;
+mod slots;
 pub mod steering;
+mod step;
 mod turn;
 
 pub use crate::simd::Simd;

@@ -1,0 +1,237 @@
+//! The projection's rules, pure functions of a read-only snapshot like the steer's: agents
+//! pushed out of each other ([`separation`]: each overlapping pair split by priority, averaged
+//! with relaxation [`PROJECTION_RELAXATION`]) and out of obstacles ([`push_out`]), a fast
+//! agent's path stopped where it first touches an obstacle ([`tunnel_stop`]), and the obstacle
+//! distance queries the step's phases share.
+
+use glam::Vec2;
+
+use super::grid::{AgentGrid, ObstacleGrid};
+use super::kernels::Kernels;
+use super::obstacle::Shape;
+use super::scan::LANES;
+use super::steering::{Moved, PROJECTION_RELAXATION, PUSH_SKIN};
+
+/// Overlap correction of `bodies[k]` against every agent it collides with (read-only).
+#[inline]
+pub(crate) fn separation(
+    bodies: &[Moved],
+    pos: &[Vec2],
+    grid: &AgentGrid,
+    max_radius: f32,
+    k: usize,
+    kernels: Kernels,
+    mut overlapping: impl FnMut(usize),
+) -> (Vec2, bool) {
+    let b = &bodies[k];
+    let mut corr = Vec2::ZERO;
+    let mut count = 0.0f32;
+    let reach = b.radius + max_radius;
+    let mut pair = |j: usize| {
+        let x = b.pos - pos[j];
+        let d2 = x.length_squared();
+        if d2 >= reach * reach || j == k {
+            return;
+        }
+        let o = &bodies[j];
+        if b.mask & o.layer == 0 && o.mask & b.layer == 0 {
+            return;
+        }
+        let r = b.radius + o.radius;
+        if d2 >= r * r {
+            return;
+        }
+        let dd = d2.sqrt();
+        let n = if dd > 1e-6 {
+            x / dd
+        } else {
+            // Coincident: a fixed direction from the slot order.
+            let a = (b.slot.wrapping_mul(2_654_435_761) >> 8) as f32 * 3.7e-7;
+            let n = Vec2::new(a.cos(), a.sin());
+            if b.slot < o.slot {
+                n
+            } else {
+                -n
+            }
+        };
+        let share = if b.arrived != o.arrived {
+            if b.arrived {
+                0.9
+            } else {
+                0.1
+            }
+        } else if b.priority < o.priority {
+            0.9
+        } else if b.priority > o.priority {
+            0.1
+        } else {
+            0.5
+        };
+        corr += n * ((r - dd) * share);
+        count += 1.0;
+        overlapping(j);
+    };
+    // The query's runs are scanned LANES positions at a time on the contiguous positions
+    // (branch-free), in order; only those within reach reach `pair`, which tests them again
+    // exactly (the scan keeps d² = reach² too).
+    let mut near = [0u32; LANES];
+    grid.query_runs(b.pos, reach, |run| {
+        let mut j = run.start;
+        while j < run.end {
+            let end = run.end.min(j + LANES);
+            let n = kernels.within(
+                &pos[j..end],
+                j as u32,
+                b.pos,
+                reach * reach,
+                k as u32,
+                &mut near,
+            );
+            for &i in &near[..n] {
+                pair(i as usize);
+            }
+            j = end;
+        }
+    });
+    // Averaged (Jacobi with relaxation): a crowded agent does not overshoot.
+    let corr = if count > 1.0 {
+        corr * (PROJECTION_RELAXATION / count).min(1.0)
+    } else {
+        corr
+    };
+    (corr, count > 0.0)
+}
+
+/// Pushes `p` (radius `r`) out of every obstacle near it (up to three rounds, each pushing out
+/// of everything it overlaps at once). Returns the new position and whether it is clear: the
+/// last round found no overlap, so `push_out` of the result returns it unchanged.
+#[inline]
+pub(crate) fn push_out(
+    p: Vec2,
+    r: f32,
+    shapes: &[Option<Shape>],
+    grid: &ObstacleGrid,
+) -> (Vec2, bool) {
+    let mut p = p;
+    for _ in 0..3 {
+        let mut moved = false;
+        let q = p;
+        let mut acc = Vec2::ZERO;
+        grid.query_near(q, r, |oi| {
+            if let Some(s) = &shapes[oi] {
+                let reach = r + s.bounding_radius();
+                if (q + acc).distance_squared(s.center) >= reach * reach {
+                    return;
+                }
+                let c = s.contact(q + acc);
+                if c.distance < r {
+                    acc += c.normal * (r * (1.0 + PUSH_SKIN) - c.distance);
+                    moved = true;
+                }
+            }
+        });
+        if !moved {
+            return (p, true);
+        }
+        p = q + acc;
+    }
+    (p, false)
+}
+
+/// Where a disc of radius `r` whose centre moved from `from` to `to` stops when that path
+/// crosses an obstacle it started outside of (a fast agent would come out on the far side of a
+/// thin wall: it tunnelled): the first point of the path where the disc touches any obstacle.
+/// `None` when the path crosses none.
+pub(crate) fn tunnel_stop(
+    from: Vec2,
+    to: Vec2,
+    r: f32,
+    shapes: &[Option<Shape>],
+    grid: &ObstacleGrid,
+) -> Option<Vec2> {
+    let d = to - from;
+    let len = d.length();
+    if len.is_nan() || len <= 0.0 {
+        return None;
+    }
+    let (mid, half) = (from + 0.5 * d, 0.5 * len + r);
+    let mut crossed = false;
+    grid.query_near(mid, half, |oi| {
+        if let Some(s) = &shapes[oi] {
+            crossed |= s.segment_distance(from, to) <= 0.0 && s.contact(from).distance > 0.0;
+        }
+    });
+    if !crossed {
+        return None;
+    }
+    let dir = d / len;
+    let mut first = len;
+    grid.query_near(mid, half, |oi| {
+        if let Some((s, _)) = shapes[oi].as_ref().and_then(|s| s.ray(from, dir, r, len)) {
+            first = first.min(s);
+        }
+    });
+    Some(from + dir * first)
+}
+
+/// Whether a disc of radius `r` at `p` overlaps no obstacle.
+pub(crate) fn clear_of_obstacles(
+    p: Vec2,
+    r: f32,
+    shapes: &[Option<Shape>],
+    grid: &ObstacleGrid,
+) -> bool {
+    let mut clear = true;
+    grid.query_near(p, r, |oi| {
+        if let Some(s) = &shapes[oi] {
+            clear &= s.contact(p).distance >= r;
+        }
+    });
+    clear
+}
+
+/// How many obstacles come within `within` of `p` (their signed distance, as
+/// [`obstacle_distance`] measures it).
+pub(crate) fn obstacles_within(
+    p: Vec2,
+    within: f32,
+    shapes: &[Option<Shape>],
+    grid: &ObstacleGrid,
+) -> usize {
+    count_within(p, within, shapes, grid, |_| true)
+}
+
+/// How many obstacles that `keep` accepts come within `within` of `p` (as
+/// [`obstacles_within`]).
+pub(crate) fn count_within(
+    p: Vec2,
+    within: f32,
+    shapes: &[Option<Shape>],
+    grid: &ObstacleGrid,
+    keep: impl Fn(&Shape) -> bool,
+) -> usize {
+    let mut n = 0;
+    grid.query_near(p, within, |oi| {
+        if let Some(s) = &shapes[oi] {
+            n += usize::from(s.contact(p).distance <= within && keep(s));
+        }
+    });
+    n
+}
+
+/// The distance from `p` to the nearest obstacle surface, capped at `cap` (negative inside
+/// an obstacle).
+pub(crate) fn obstacle_distance(
+    p: Vec2,
+    cap: f32,
+    shapes: &[Option<Shape>],
+    grid: &ObstacleGrid,
+) -> f32 {
+    let mut d = cap;
+    grid.query_near(p, cap, |oi| {
+        if let Some(s) = &shapes[oi] {
+            d = d.min(s.contact(p).distance);
+        }
+    });
+    d
+}
