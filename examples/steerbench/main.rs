@@ -8,6 +8,7 @@
 //! cargo run --release --example steerbench -- <file-or-folder>... [--stay] [--require-goals]
 //!     [--seed S] [--seeds K] [--svg DIR] [--threads N] [--dt S] [--max-time S]
 //! cargo run --release --example steerbench -- --generate N [--seed S] [--svg DIR]
+//!     [--min-coverage P]
 //! cargo run --release --example steerbench -- --large N [--seed S] [--svg DIR]
 //! ```
 //!
@@ -21,7 +22,8 @@
 //! seeds S … S + K − 1 of its random choices.
 //!
 //! Exit status: 2 for bad arguments or unreadable inputs, 1 when a case does not load (or,
-//! with `--require-goals`, misses its goals; or a generated scene cannot be built), else 0.
+//! with `--require-goals`, misses its goals; or a generated scene cannot be built; or, with
+//! `--min-coverage P`, fewer than P % of the generated scenes are solved), else 0.
 //!
 //! The SteerSuite cases are GPLv3 test data; read them from where they are (e.g.
 //! `../shared/steersuite`), do not copy them into this project.
@@ -54,12 +56,13 @@ pub struct Options {
     seeds: u64,
     require_goals: bool,
     generate: Option<usize>,
+    min_coverage: Option<f32>,
     large: Option<usize>,
 }
 
 const USAGE: &str = "usage: steerbench <file-or-folder>... [--stay] [--require-goals] [--seed S] \
      [--seeds K] [--svg DIR] [--threads N] [--dt S] [--max-time S] | --generate N [--seed S] \
-     [--svg DIR] | --large N [--seed S] [--svg DIR]";
+     [--svg DIR] [--min-coverage P] | --large N [--seed S] [--svg DIR]";
 
 fn options() -> Result<Options, String> {
     let mut o = Options {
@@ -75,6 +78,7 @@ fn options() -> Result<Options, String> {
         seeds: 1,
         require_goals: false,
         generate: None,
+        min_coverage: None,
         large: None,
     };
     let mut args = std::env::args().skip(1);
@@ -92,6 +96,9 @@ fn options() -> Result<Options, String> {
             "--seed" => o.seed = num("--seed", value("--seed")?)?,
             "--seeds" => o.seeds = num("--seeds", value("--seeds")?)?,
             "--generate" => o.generate = Some(num("--generate", value("--generate")?)?),
+            "--min-coverage" => {
+                o.min_coverage = Some(num("--min-coverage", value("--min-coverage")?)?)
+            }
             "--large" => o.large = Some(num("--large", value("--large")?)?),
             "--stay" => o.settings.arrival = Arrival::Stay,
             "--require-goals" => o.require_goals = true,
@@ -155,7 +162,13 @@ fn main() {
         status = status.max(cases(&o));
     }
     if let Some(n) = o.generate {
-        status = status.max(sampler::coverage(n, o.seed, o.settings, o.svg.as_deref()));
+        status = status.max(sampler::coverage(
+            n,
+            o.seed,
+            o.settings,
+            o.svg.as_deref(),
+            o.min_coverage,
+        ));
     }
     if let Some(n) = o.large {
         status = status.max(crowds::large(n, o.seed, o.settings, o.svg.as_deref()));

@@ -270,7 +270,14 @@ fn failure(scene: &Scene, s: Settings, svg: Option<&Path>) -> Result<Option<&'st
 /// seeds by kind; returns the exit status (1 when a scene cannot be built or run).
 ///
 /// With `svg`, each failed scene is also drawn there (`scene-<seed>.svg`) and its agents listed.
-pub fn coverage(n: usize, first: u64, settings: Settings, svg: Option<&Path>) -> i32 {
+/// With `min`, a coverage below `min` % is exit status 1 too.
+pub fn coverage(
+    n: usize,
+    first: u64,
+    settings: Settings,
+    svg: Option<&Path>,
+    min: Option<f32>,
+) -> i32 {
     let s = Settings {
         arrival: Arrival::Despawn,
         max_time: f32::INFINITY,
@@ -310,8 +317,13 @@ pub fn coverage(n: usize, first: u64, settings: Settings, svg: Option<&Path>) ->
             println!("  {kind} ({}): {}", seeds.len(), list.join(" "));
         }
     }
+    let share = 100.0 * solved as f32 / n.max(1) as f32;
+    let short = min.is_some_and(|m| share < m);
+    if let (true, Some(m)) = (short, min) {
+        println!("coverage {share:.1} % is below the required {m} %");
+    }
     if errors.is_empty() {
-        0
+        i32::from(short)
     } else {
         println!("scenes that could not be run:");
         for e in &errors {
