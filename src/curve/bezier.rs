@@ -143,24 +143,58 @@ impl BezierCurve {
     }
 }
 
-/// Per-lane setup: clamped `t`, Horner variable (`u` or `v`), and the power of `(1−t)` or `t`
-/// that multiplies the sum; `mirror` says the sum runs from the last coefficient.
+/// `a[j]ⁿ` for every lane by binary powering: the algorithm of `f64::powi` as compiled here
+/// (`__powidf2`, in compiler-builtins and libgcc alike: multiply by `a` at each set bit of `n`
+/// from the lowest, squaring `a` between bits), so the same bits, without a library call per
+/// lane and with the lanes in step.
 #[inline(always)]
-fn setup(t: f32, n: i32) -> (bool, f64, f64) {
-    let t = t.clamp(0.0, 1.0) as f64;
-    let s = 1.0 - t;
-    if t <= 0.5 {
-        (false, t / s, s.powi(n))
-    } else {
-        (true, s / t, t.powi(n))
+fn powers<const L: usize>(mut a: [f64; L], n: u32) -> [f64; L] {
+    let mut r = [1.0f64; L];
+    let mut b = n;
+    loop {
+        if b & 1 != 0 {
+            for j in 0..L {
+                r[j] *= a[j];
+            }
+        }
+        b >>= 1;
+        if b == 0 {
+            return r;
+        }
+        for a in &mut a {
+            *a *= *a;
+        }
     }
+}
+
+/// Per-lane setup: clamped `t`; `mirror` (`t > ½`: the sum runs from the first coefficient);
+/// the Horner variable `u = t/(1−t)` or `v = (1−t)/t`; and the power of `(1−t)` or `t` that
+/// multiplies the sum. One division and one power per lane: the side is chosen first (working
+/// out both sides and keeping one, as a branch-free select does, doubled the work).
+#[inline(always)]
+fn setup<const L: usize>(t: [f32; L], n: u32) -> ([bool; L], [f64; L], [f64; L]) {
+    let mut mirror = [false; L];
+    let mut x = [0.0f64; L];
+    let mut den = [0.0f64; L];
+    for j in 0..L {
+        let t = t[j].clamp(0.0, 1.0) as f64;
+        let s = 1.0 - t;
+        let num;
+        (mirror[j], num, den[j]) = if t <= 0.5 {
+            (false, t, s)
+        } else {
+            (true, s, t)
+        };
+        x[j] = num / den[j];
+    }
+    (mirror, x, powers(den, n))
 }
 
 /// `Σ q[i]·Bernstein(n, i, t)` with `q` pre-scaled by the binomials (`n = q.len() − 1`).
 #[inline]
 fn eval_one(q: &[DVec3], t: f32) -> Vec3 {
     let n = q.len() - 1;
-    let (mirror, x, scale) = setup(t, n as i32);
+    let ([mirror], [x], [scale]) = setup([t], n as u32);
     let mut acc = DVec3::ZERO;
     if mirror {
         for &c in q {
@@ -174,34 +208,35 @@ fn eval_one(q: &[DVec3], t: f32) -> Vec3 {
     (acc * scale).as_vec3()
 }
 
-/// [`eval_one`] over many parameters, [`LANES`] at a time (independent accumulators); `r` is
-/// `q` reversed.
-fn eval_many(q: &[DVec3], r: &[DVec3], ts: &[f32], out: &mut [Vec3]) {
+/// [`eval_one`] at [`LANES`] parameters at once (independent accumulators), bit-identical to
+/// it at each; `r` is `q` reversed.
+#[inline(always)]
+fn eval_lanes(q: &[DVec3], r: &[DVec3], t4: [f32; LANES], o4: &mut [Vec3]) {
     let n = q.len() - 1;
+    let (mirror, x, scale) = setup(t4, n as u32);
+    // Each lane walks the coefficients forwards (mirrored) or backwards (`r` is `q`
+    // reversed): four independent Horner chains, no per-step selection.
+    let pick = |j: usize| if mirror[j] { q } else { r };
+    let mut acc = [DVec3::ZERO; LANES];
+    for (((&a, &b), &c), &d) in pick(0).iter().zip(pick(1)).zip(pick(2)).zip(pick(3)) {
+        acc[0] = acc[0] * x[0] + a;
+        acc[1] = acc[1] * x[1] + b;
+        acc[2] = acc[2] * x[2] + c;
+        acc[3] = acc[3] * x[3] + d;
+    }
+    for j in 0..LANES {
+        o4[j] = (acc[j] * scale[j]).as_vec3();
+    }
+}
+
+/// [`eval_one`] over many parameters, [`LANES`] at a time; `r` is `q` reversed.
+fn eval_many(q: &[DVec3], r: &[DVec3], ts: &[f32], out: &mut [Vec3]) {
     let len = ts.len().min(out.len());
     let (ts, out) = (&ts[..len], &mut out[..len]);
     let mut tc = ts.chunks_exact(LANES);
     let mut oc = out.chunks_exact_mut(LANES);
     for (t4, o4) in (&mut tc).zip(&mut oc) {
-        let mut mirror = [false; LANES];
-        let mut x = [0.0f64; LANES];
-        let mut scale = [0.0f64; LANES];
-        for j in 0..LANES {
-            (mirror[j], x[j], scale[j]) = setup(t4[j], n as i32);
-        }
-        // Each lane walks the coefficients forwards (mirrored) or backwards (`r` is `q`
-        // reversed): four independent Horner chains, no per-step selection.
-        let pick = |j: usize| if mirror[j] { q } else { r };
-        let mut acc = [DVec3::ZERO; LANES];
-        for (((&a, &b), &c), &d) in pick(0).iter().zip(pick(1)).zip(pick(2)).zip(pick(3)) {
-            acc[0] = acc[0] * x[0] + a;
-            acc[1] = acc[1] * x[1] + b;
-            acc[2] = acc[2] * x[2] + c;
-            acc[3] = acc[3] * x[3] + d;
-        }
-        for j in 0..LANES {
-            o4[j] = (acc[j] * scale[j]).as_vec3();
-        }
+        eval_lanes(q, r, [t4[0], t4[1], t4[2], t4[3]], o4);
     }
     for (o, &t) in oc.into_remainder().iter_mut().zip(tc.remainder()) {
         *o = eval_one(q, t);
