@@ -90,8 +90,9 @@ fn bezier(c: &mut Criterion) {
 }
 
 /// `sample` (a count and a spacing) against `eval` (explicit parameters) on a degree-15 curve:
-/// with parameter spacing both give the same 4096 points, `t = i / 4095`, through the same
-/// batch kernel, so `sample` should cost no more per point than `eval`. Arc-length spacing is
+/// with parameter spacing both give the same 4096 points, `t = i / 4095`, with the same
+/// arithmetic, and `sample` (which makes its parameters inside the kernel's loop) should cost
+/// no more per point than `eval`. Arc-length spacing is
 /// shown beside them (it bakes an arc-length table first).
 fn bezier_sample_vs_eval(c: &mut Criterion) {
     let mut rng = Rng(0x51_7cc1_b727_220a);

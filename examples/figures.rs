@@ -281,8 +281,8 @@ fn curves(md: &mut String, head: &mut Vec<Headline>, machine: &str) {
         )
         .unwrap();
         if degree == 15 {
-            // The same curve sampled n points evenly in t (`curve::sample`) goes through the
-            // same batch kernel as `eval`.
+            // The same curve sampled n points evenly in t (`curve::sample`): the same
+            // arithmetic as `eval`, with the parameters made inside the kernel's loop.
             let even: Vec<f32> = (0..N).map(|i| i as f32 / (N - 1) as f32).collect();
             let sampled = best(30, 1, || {
                 curve::sample(black_box(&curve), Spacing::Parameter, black_box(&mut out))

@@ -122,6 +122,13 @@ impl ParamCurve for AnyCurve {
             AnyCurve::Bezier(c) => c.positions(segment, ts, out),
         }
     }
+
+    fn sample_uniform(&self, out: &mut [Vec3]) {
+        match self {
+            AnyCurve::Cubic(c) => c.sample_uniform(out),
+            AnyCurve::Bezier(c) => c.sample_uniform(out),
+        }
+    }
 }
 
 /// How samples are spread along a curve.
@@ -212,39 +219,47 @@ pub trait ParamCurve {
 
     /// Fills `out` with positions at global parameters evenly spaced from the start to the end
     /// of the curve, both ends included (`out.len()` must be ≥ 2 to include both, a single
-    /// sample is the start point). Runs through [`positions`](Self::positions), so a curve's
-    /// batch kernel serves it.
+    /// sample is the start point). The default runs through [`positions`](Self::positions), so a
+    /// curve's batch kernel serves it; a Bézier curve (or a chain of one piece) overrides it
+    /// with its kernel making the parameters as it goes, with the same bits as
+    /// [`positions`](Self::positions) at `t = i / (n − 1)` and no slower.
     fn sample_uniform(&self, out: &mut [Vec3]) {
-        let n = out.len();
-        if n == 0 {
-            return;
-        }
-        let segs = self.segment_count();
-        if n == 1 {
-            out[0] = self.position(0, 0.0);
-            return;
-        }
-        let last = (n - 1) as f64;
-        if segs == 1 {
-            // What `from_global_f64(i / last, 1)` gives, without its floor (a libm call on
-            // baseline x86-64): segment 0, t = i / last.
-            let mut ts = [0.0f32; PARAM_BLOCK];
-            for (block, chunk) in out.chunks_mut(PARAM_BLOCK).enumerate() {
-                let ts = &mut ts[..chunk.len()];
-                let base = (block * PARAM_BLOCK) as i64;
-                for (j, t) in ts.iter_mut().enumerate() {
-                    // Through i64 (one signed conversion; `usize as f64` is a longer sequence).
-                    *t = ((base + j as i64) as f64 / last) as f32;
-                }
-                self.positions(0, ts, chunk);
-            }
-            return;
-        }
-        // f64 keeps i / (n-1) * segs exact enough for huge n and many segments.
-        fill_at_params(self, out, |i| {
-            CurveParam::from_global_f64(i as f64 / last * segs as f64, segs)
-        });
+        sample_uniform_blocks(self, out);
     }
+}
+
+/// [`ParamCurve::sample_uniform`]'s default: the parameters of a block of [`PARAM_BLOCK`]
+/// points first, then [`ParamCurve::positions`] on them.
+pub(crate) fn sample_uniform_blocks<C: ParamCurve + ?Sized>(curve: &C, out: &mut [Vec3]) {
+    let n = out.len();
+    if n == 0 {
+        return;
+    }
+    let segs = curve.segment_count();
+    if n == 1 {
+        out[0] = curve.position(0, 0.0);
+        return;
+    }
+    let last = (n - 1) as f64;
+    if segs == 1 {
+        // What `from_global_f64(i / last, 1)` gives, without its floor (a libm call on
+        // baseline x86-64): segment 0, t = i / last.
+        let mut ts = [0.0f32; PARAM_BLOCK];
+        for (block, chunk) in out.chunks_mut(PARAM_BLOCK).enumerate() {
+            let ts = &mut ts[..chunk.len()];
+            let base = (block * PARAM_BLOCK) as i64;
+            for (j, t) in ts.iter_mut().enumerate() {
+                // Through i64 (one signed conversion; `usize as f64` is a longer sequence).
+                *t = ((base + j as i64) as f64 / last) as f32;
+            }
+            curve.positions(0, ts, chunk);
+        }
+        return;
+    }
+    // f64 keeps i / (n-1) * segs exact enough for huge n and many segments.
+    fill_at_params(curve, out, |i| {
+        CurveParam::from_global_f64(i as f64 / last * segs as f64, segs)
+    });
 }
 
 /// How many parameters [`fill_at_params`] gathers before it evaluates them.
