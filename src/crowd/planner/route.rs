@@ -1,6 +1,7 @@
 //! An agent's next route point: along its goal's distance field, string pulled.
 
 use super::Planner;
+use super::CLEARANCE_CAP;
 use super::NEIGHBOURS;
 use glam::Vec2;
 
@@ -115,11 +116,15 @@ impl Planner {
         if self.clear_line(pos, target, need, step, &fits) {
             return (target, true);
         }
-        // The agent's own field; when no cell near the agent is reachable in it (it stands in a
-        // pocket that the grid counts as closed, though it walked in), the field of an agent of
-        // no radius.
+        // The agent's own field; when no cell near the agent is reachable in it, the field for
+        // its bare radius (the skin is a margin, not a need: a way with nothing to spare is
+        // still a way, where the agent's own field, finding none, left it to the field of no
+        // radius, which led it into a gap narrower than itself, for good); when none in that
+        // either (it stands in a pocket that the grid counts as closed, though it walked in),
+        // the field of an agent of no radius.
         let own = (need, Self::pass(radius));
-        for (need, pass) in [own, (self.need(0.0), Self::pass(0.0))] {
+        let bare = (need, radius.clamp(0.0, CLEARANCE_CAP));
+        for (need, pass) in [own, bare, (self.need(0.0), Self::pass(0.0))] {
             let leg = Leg {
                 pos,
                 target,
