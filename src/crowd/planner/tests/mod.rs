@@ -1,5 +1,6 @@
 //! Unit tests of the planner, by concern; shared scenes and reference computations here.
 
+use super::fields::WHOLE_BLOCK;
 use super::grid::*;
 use super::lists::*;
 use super::route::*;
