@@ -163,26 +163,8 @@ pub(super) fn meet(
             return;
         }
         let v = v_i - o.vel;
-        let (t, n) = if dd < r {
-            let n = if dd > 1e-6 { -x / dd } else { right_of(fwd) };
-            (0.0, n)
-        } else {
-            let a = v.length_squared();
-            let bq = x.dot(v);
-            if bq <= 0.0 || a < 1e-12 {
-                return;
-            }
-            let c = d2 - r * r;
-            let disc = bq * bq - a * c;
-            if disc <= 0.0 {
-                return;
-            }
-            let t = c / (bq + disc.sqrt());
-            if t > horizon {
-                return;
-            }
-            let n = ((v * t - x) / r).try_normalize().unwrap_or(-x / dd);
-            (t, n)
+        let Some((t, n)) = contact(x, d2, dd, r, v, horizon, fwd) else {
+            return;
         };
         let share = share(b, o);
         let side = v.try_normalize().map_or(Vec2::ZERO, right_of);
@@ -220,6 +202,43 @@ pub(super) fn meet(
         nearest2,
         nearest_culled,
     }
+}
+
+/// When and along which normal the agent meets a neighbour at offset `x` (`d2` = |x|², `dd` =
+/// |x|) with `r` the sum of their radii, closing at relative velocity `v`: already touching
+/// (`dd < r`): at once, pushed straight off it (to its right, `fwd` turned, when the centres
+/// coincide); else the first root t of |x − v t| = r (the stable form c / (b + √disc), with
+/// b = x·v, c = |x|² − r²), when they close (b > 0) and it comes within `horizon`, with the
+/// normal from the neighbour's centre at contact to the agent's.
+#[inline(always)]
+fn contact(
+    x: Vec2,
+    d2: f32,
+    dd: f32,
+    r: f32,
+    v: Vec2,
+    horizon: f32,
+    fwd: Vec2,
+) -> Option<(f32, Vec2)> {
+    if dd < r {
+        let n = if dd > 1e-6 { -x / dd } else { right_of(fwd) };
+        return Some((0.0, n));
+    }
+    let a = v.length_squared();
+    let bq = x.dot(v);
+    if bq <= 0.0 || a < 1e-12 {
+        return None;
+    }
+    let c = d2 - r * r;
+    let disc = bq * bq - a * c;
+    if disc <= 0.0 {
+        return None;
+    }
+    let t = c / (bq + disc.sqrt());
+    if t > horizon {
+        return None;
+    }
+    Some((t, ((v * t - x) / r).try_normalize().unwrap_or(-x / dd)))
 }
 
 /// Calls `visit` for each agent within `look` + the largest radius of `bodies[k]` that can
