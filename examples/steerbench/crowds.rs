@@ -308,17 +308,67 @@ fn finish(
     }
 }
 
+/// What one large scene gave.
+pub struct LargeRun {
+    /// The scene's name.
+    pub name: String,
+    /// Agents (emitted ones included) and obstacles.
+    pub agents: usize,
+    /// Obstacles.
+    pub obstacles: usize,
+    /// Percent of the agents that reached every goal, and that did so on time.
+    pub reached: f32,
+    /// Percent of the agents that reached every goal within their time limit.
+    pub on_time: f32,
+    /// Agents blocked for [`GRIDLOCK`] seconds or more at a stretch.
+    pub gridlock: usize,
+    /// Deepest agent–agent overlap, percent of a radius.
+    pub deepest: f32,
+    /// Agent–obstacle collisions.
+    pub obstacle_collisions: usize,
+    /// Mean and longest step, ms.
+    pub step_ms: (f64, f64),
+    /// Simulated seconds.
+    pub simulated: f32,
+}
+
+impl LargeRun {
+    /// The scene as a row of the table [`TABLE_HEAD`] heads.
+    pub fn row(&self) -> String {
+        format!(
+            "| {} | {} | {} | {:.1} % | {:.1} % | {} | {:.1} | {} | {:.2} / {:.1} | {:.0} |",
+            self.name,
+            self.agents,
+            self.obstacles,
+            self.reached,
+            self.on_time,
+            self.gridlock,
+            self.deepest,
+            self.obstacle_collisions,
+            self.step_ms.0,
+            self.step_ms.1,
+            self.simulated
+        )
+    }
+}
+
+/// The head of the table of large scenes.
+pub const TABLE_HEAD: &str = "| scene | agents | obstacles | reached | on time | gridlock | deepest a-a (% r) | coll a-o | ms/step mean / max | simulated (s) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+
 /// Runs `n` large scenes, scene k from seed `first + k` (scene 1: the pillars, the others floor
-/// plans), and prints one line each; returns the exit status (1 when a scene cannot be built or
-/// run). With `svg`, each scene's trajectories are drawn there too.
-pub fn large(n: usize, first: u64, settings: Settings, svg: Option<&Path>) -> i32 {
+/// plans). With `svg`, each scene's trajectories are drawn there too. A scene that cannot be
+/// built or run gives an error in its place.
+pub fn run_large(
+    n: usize,
+    first: u64,
+    settings: Settings,
+    svg: Option<&Path>,
+) -> Vec<Result<LargeRun, String>> {
     let s = Settings {
         arrival: Arrival::Despawn,
         ..settings
     };
-    println!("| scene | agents | obstacles | reached | on time | gridlock | deepest a-a (% r) | coll a-o | ms/step mean / max | simulated (s) |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-    let mut status = 0;
+    let mut runs = Vec::new();
     for k in 0..n {
         let seed = first + k as u64;
         let scene = if k == 1 {
@@ -330,8 +380,7 @@ pub fn large(n: usize, first: u64, settings: Settings, svg: Option<&Path>) -> i3
         let p = match play(&scene, s, svg.is_some()) {
             Ok(p) => p,
             Err(e) => {
-                println!("{}: {e}", scene.name);
-                status = 1;
+                runs.push(Err(format!("{}: {e}", scene.name)));
                 continue;
             }
         };
@@ -342,44 +391,54 @@ pub fn large(n: usize, first: u64, settings: Settings, svg: Option<&Path>) -> i3
             }
         }
         let total = scene.total_agents();
-        let reached = p
-            .program
-            .walkers
+        let all_reached = |w: &&super::program::Walker| {
+            w.finished.is_some() && w.outcomes.iter().all(|o| matches!(o, Outcome::Reached(_)))
+        };
+        let walkers = &p.program.walkers;
+        let reached = walkers.iter().filter(all_reached).count();
+        let on_time = walkers
             .iter()
+            .filter(all_reached)
             .filter(|w| {
-                w.finished.is_some() && w.outcomes.iter().all(|o| matches!(o, Outcome::Reached(_)))
+                w.finished.unwrap_or(0.0) - w.spawned <= w.spec.deadline.unwrap_or(f32::INFINITY)
             })
             .count();
-        let on_time = p
-            .program
-            .walkers
-            .iter()
-            .filter(|w| {
-                w.finished.is_some()
-                    && w.outcomes.iter().all(|o| matches!(o, Outcome::Reached(_)))
-                    && w.finished.unwrap_or(0.0) - w.spawned
-                        <= w.spec.deadline.unwrap_or(f32::INFINITY)
-            })
-            .count();
-        let gridlock = p
-            .measures
+        let m = &p.measures;
+        let gridlock = m
             .bodies
             .iter()
             .filter(|b| b.longest_blocked >= GRIDLOCK)
             .count();
-        let m = &p.measures;
-        println!(
-            "| {} | {total} | {} | {:.1} % | {:.1} % | {gridlock} | {:.1} | {} | {:.2} / {:.1} | {:.0} |",
-            scene.name,
-            scene.obstacles.len(),
-            100.0 * reached as f32 / total.max(1) as f32,
-            100.0 * on_time as f32 / total.max(1) as f32,
-            100.0 * m.deepest_agent,
-            m.obstacle_collisions,
-            m.mean_step_ms(),
-            m.max_step_ms,
-            m.simulated
-        );
+        let pct = |k: usize| 100.0 * k as f32 / total.max(1) as f32;
+        runs.push(Ok(LargeRun {
+            name: scene.name.clone(),
+            agents: total,
+            obstacles: scene.obstacles.len(),
+            reached: pct(reached),
+            on_time: pct(on_time),
+            gridlock,
+            deepest: 100.0 * m.deepest_agent,
+            obstacle_collisions: m.obstacle_collisions,
+            step_ms: (m.mean_step_ms(), m.max_step_ms),
+            simulated: m.simulated,
+        }));
+    }
+    runs
+}
+
+/// Runs `n` large scenes (see [`run_large`]) and prints one line each; returns the exit status
+/// (1 when a scene cannot be built or run).
+pub fn large(n: usize, first: u64, settings: Settings, svg: Option<&Path>) -> i32 {
+    println!("{TABLE_HEAD}");
+    let mut status = 0;
+    for r in run_large(n, first, settings, svg) {
+        match r {
+            Ok(r) => println!("{}", r.row()),
+            Err(e) => {
+                println!("{e}");
+                status = 1;
+            }
+        }
     }
     status
 }

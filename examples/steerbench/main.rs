@@ -10,7 +10,11 @@
 //! cargo run --release --example steerbench -- --generate N [--seed S] [--svg DIR]
 //!     [--min-coverage P]
 //! cargo run --release --example steerbench -- --large N [--seed S] [--svg DIR]
+//! cargo run --release --example steerbench -- --docs
 //! ```
+//!
+//! `--docs` measures the shared cases, three ranges of generated scenes and the large crowds,
+//! and writes the figures into `README.md` and `docs/crowd.md` (see `docs.rs`).
 //!
 //! With `--svg DIR`, each case's trajectories are drawn there; with `--generate`, only the
 //! failed scenes, whose failing agents are listed too.
@@ -29,6 +33,7 @@
 //! `../shared/steersuite`), do not copy them into this project.
 
 mod crowds;
+mod docs;
 mod draw;
 mod emitter;
 mod loader;
@@ -58,11 +63,12 @@ pub struct Options {
     generate: Option<usize>,
     min_coverage: Option<f32>,
     large: Option<usize>,
+    docs: bool,
 }
 
 const USAGE: &str = "usage: steerbench <file-or-folder>... [--stay] [--require-goals] [--seed S] \
      [--seeds K] [--svg DIR] [--threads N] [--dt S] [--max-time S] | --generate N [--seed S] \
-     [--svg DIR] [--min-coverage P] | --large N [--seed S] [--svg DIR]";
+     [--svg DIR] [--min-coverage P] | --large N [--seed S] [--svg DIR] | --docs";
 
 fn options() -> Result<Options, String> {
     let mut o = Options {
@@ -80,6 +86,7 @@ fn options() -> Result<Options, String> {
         generate: None,
         min_coverage: None,
         large: None,
+        docs: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -102,6 +109,7 @@ fn options() -> Result<Options, String> {
             "--large" => o.large = Some(num("--large", value("--large")?)?),
             "--stay" => o.settings.arrival = Arrival::Stay,
             "--require-goals" => o.require_goals = true,
+            "--docs" => o.docs = true,
             s if s.starts_with("--") => return Err(format!("unknown option {s}\n{USAGE}")),
             _ => o.inputs.push(a.into()),
         }
@@ -113,7 +121,7 @@ fn options() -> Result<Options, String> {
     if o.seeds == 0 {
         return Err("--seeds needs at least 1".into());
     }
-    if o.inputs.is_empty() && o.generate.is_none() && o.large.is_none() {
+    if o.inputs.is_empty() && o.generate.is_none() && o.large.is_none() && !o.docs {
         return Err(USAGE.into());
     }
     Ok(o)
@@ -158,8 +166,21 @@ fn main() {
         }
     };
     let mut status = 0;
+    if o.docs {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let settings = o.settings;
+        let shared = docs::shared_cases(root).map(|p| {
+            let o = Options {
+                inputs: vec![p],
+                ..o
+            };
+            let (_, sum, errors) = cases(&o);
+            (sum, errors)
+        });
+        std::process::exit(docs::write(root, settings, shared));
+    }
     if !o.inputs.is_empty() {
-        status = status.max(cases(&o));
+        status = status.max(cases(&o).0);
     }
     if let Some(n) = o.generate {
         status = status.max(sampler::coverage(
@@ -176,19 +197,20 @@ fn main() {
     std::process::exit(status);
 }
 
-/// Runs the SteerSuite cases under `o.inputs`; returns the exit status.
-fn cases(o: &Options) -> i32 {
+/// Runs the SteerSuite cases under `o.inputs`; returns the exit status, the sum of the runs
+/// and the cases that did not load or run.
+fn cases(o: &Options) -> (i32, report::Summary, Vec<String>) {
     let files = match files(&o.inputs) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("cannot read inputs: {e}");
-            return 2;
+            return (2, report::Summary::default(), vec![e]);
         }
     };
     if let Some(dir) = &o.svg {
         if let Err(e) = std::fs::create_dir_all(dir) {
             eprintln!("cannot create {}: {e}", dir.display());
-            return 2;
+            return (2, report::Summary::default(), vec![e.to_string()]);
         }
     }
     println!("{}", report::header());
@@ -249,5 +271,5 @@ fn cases(o: &Options) -> i32 {
     if o.require_goals && sum.met < sum.runs {
         status = 1;
     }
-    status
+    (status, sum, load_errors)
 }

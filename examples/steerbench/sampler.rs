@@ -266,6 +266,87 @@ fn failure(scene: &Scene, s: Settings, svg: Option<&Path>) -> Result<Option<&'st
     Ok(None)
 }
 
+/// What a run of generated scenes gave.
+pub struct Coverage {
+    /// The first seed, and the number of scenes.
+    pub first: u64,
+    /// Scenes run.
+    pub n: usize,
+    /// Scenes solved.
+    pub solved: usize,
+    /// Agents in the scenes.
+    pub agents: usize,
+    /// Unsolvable draws dropped.
+    pub dropped: usize,
+    /// The failed seeds, by failure kind.
+    pub by_kind: BTreeMap<&'static str, Vec<u64>>,
+    /// Scenes that could not be built or run.
+    pub errors: Vec<String>,
+    /// Wall time, seconds.
+    pub secs: f32,
+}
+
+impl Coverage {
+    /// The share of scenes solved, in percent.
+    pub fn share(&self) -> f32 {
+        100.0 * self.solved as f32 / self.n.max(1) as f32
+    }
+
+    /// The failures as text: each kind, its count and its seeds.
+    pub fn failures(&self) -> String {
+        let kinds: Vec<String> = self
+            .by_kind
+            .iter()
+            .map(|(kind, seeds)| {
+                let list: Vec<String> = seeds.iter().map(u64::to_string).collect();
+                format!("{kind} {} ({})", seeds.len(), list.join(", "))
+            })
+            .collect();
+        if kinds.is_empty() {
+            "none".into()
+        } else {
+            kinds.join("; ")
+        }
+    }
+}
+
+/// Runs scenes for seeds `first` … `first + n − 1`. With `svg`, each failed scene is also
+/// drawn there (`scene-<seed>.svg`) and its agents listed.
+pub fn run_coverage(n: usize, first: u64, settings: Settings, svg: Option<&Path>) -> Coverage {
+    let s = Settings {
+        arrival: Arrival::Despawn,
+        max_time: f32::INFINITY,
+        ..settings
+    };
+    let mut c = Coverage {
+        first,
+        n,
+        solved: 0,
+        agents: 0,
+        dropped: 0,
+        by_kind: BTreeMap::new(),
+        errors: Vec::new(),
+        secs: 0.0,
+    };
+    let started = std::time::Instant::now();
+    for seed in first..first + n as u64 {
+        let (scene, d) = scene(seed);
+        c.dropped += d;
+        let Some(scene) = scene else {
+            c.by_kind.entry("no solvable draw").or_default().push(seed);
+            continue;
+        };
+        c.agents += scene.agents.len();
+        match failure(&scene, s, svg) {
+            Ok(None) => c.solved += 1,
+            Ok(Some(kind)) => c.by_kind.entry(kind).or_default().push(seed),
+            Err(e) => c.errors.push(format!("seed {seed}: {e}")),
+        }
+    }
+    c.secs = started.elapsed().as_secs_f32();
+    c
+}
+
 /// Runs scenes for seeds `first` … `first + n − 1` and prints the coverage and the failed
 /// seeds by kind; returns the exit status (1 when a scene cannot be built or run).
 ///
@@ -278,55 +359,34 @@ pub fn coverage(
     svg: Option<&Path>,
     min: Option<f32>,
 ) -> i32 {
-    let s = Settings {
-        arrival: Arrival::Despawn,
-        max_time: f32::INFINITY,
-        ..settings
-    };
-    let mut solved = 0;
-    let mut dropped = 0;
-    let mut agents = 0;
-    let mut by_kind: BTreeMap<&'static str, Vec<u64>> = BTreeMap::new();
-    let mut errors = Vec::new();
-    let started = std::time::Instant::now();
-    for seed in first..first + n as u64 {
-        let (scene, d) = scene(seed);
-        dropped += d;
-        let Some(scene) = scene else {
-            by_kind.entry("no solvable draw").or_default().push(seed);
-            continue;
-        };
-        agents += scene.agents.len();
-        match failure(&scene, s, svg) {
-            Ok(None) => solved += 1,
-            Ok(Some(kind)) => by_kind.entry(kind).or_default().push(seed),
-            Err(e) => errors.push(format!("seed {seed}: {e}")),
-        }
-    }
+    let c = run_coverage(n, first, settings, svg);
     println!(
-        "scenario space, seeds {first}..={}: coverage {solved} of {n} scenes solved ({:.1} %); \
-         {agents} agents; {dropped} unsolvable draws dropped; {:.1} s",
+        "scenario space, seeds {first}..={}: coverage {} of {n} scenes solved ({:.1} %); \
+         {} agents; {} unsolvable draws dropped; {:.1} s",
         first + n as u64 - 1,
-        100.0 * solved as f32 / n.max(1) as f32,
-        started.elapsed().as_secs_f32()
+        c.solved,
+        c.share(),
+        c.agents,
+        c.dropped,
+        c.secs
     );
-    if !by_kind.is_empty() {
+    if !c.by_kind.is_empty() {
         println!("failed seeds by kind:");
-        for (kind, seeds) in &by_kind {
+        for (kind, seeds) in &c.by_kind {
             let list: Vec<String> = seeds.iter().map(u64::to_string).collect();
             println!("  {kind} ({}): {}", seeds.len(), list.join(" "));
         }
     }
-    let share = 100.0 * solved as f32 / n.max(1) as f32;
+    let share = c.share();
     let short = min.is_some_and(|m| share < m);
     if let (true, Some(m)) = (short, min) {
         println!("coverage {share:.1} % is below the required {m} %");
     }
-    if errors.is_empty() {
+    if c.errors.is_empty() {
         i32::from(short)
     } else {
         println!("scenes that could not be run:");
-        for e in &errors {
+        for e in &c.errors {
             println!("  {e}");
         }
         1
