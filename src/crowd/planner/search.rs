@@ -58,8 +58,8 @@ impl Planner {
     /// ([`crate::crowd::paths`]) and its aim along the way found, in its turn (giving way, out of
     /// turn) while the sub-step's search budget lasts; `None` when it may not search now. An
     /// agent standing in a cell too tight for it searches to the nearest open cell it can slide
-    /// to within three. Giving way, the search never enters the cells within both radii of the
-    /// other agent that lie nearer it than this one; when no way round is found, the agent backs
+    /// to within three. Giving way, the search never enters a cell where the agent's disc would
+    /// overlap the other's (but the one it ends at, where the agent stands); when no way round is found, the agent backs
     /// off, away from the other. Waiting, a goal it cannot reach, or a search over the budget,
     /// leaves it walking straight.
     pub(super) fn search_route(
@@ -84,22 +84,21 @@ impl Planner {
         if avoid.is_none() && self.clear_line(pos, target, need, step, fits) {
             return Some((target, true));
         }
-        // The cells nearer the other agent than this one within both radii of it.
+        let pass = Self::pass(radius);
+        let Some(to) = self.entry_cell(pos, pass, step, fits) else {
+            return Some((target, false));
+        };
+        // The cells where its disc would overlap the other's, but the one the search ends at.
         let mut closed = [0u32; 49];
         let mut n_closed = 0;
         if let Some((at, r)) = avoid {
             for (n, _, _) in self.around(self.clamped_cell(at)) {
-                let p = self.center(n);
-                if p.distance(at) <= r + radius && p.distance(at) < p.distance(pos) {
+                if n != to && self.center(n).distance(at) < r + radius {
                     closed[n_closed] = n as u32;
                     n_closed += 1;
                 }
             }
         }
-        let pass = Self::pass(radius);
-        let Some(to) = self.entry_cell(pos, pass, step, fits) else {
-            return Some((target, false));
-        };
         let mut seeds = std::mem::take(&mut self.search_seeds);
         let mut path = std::mem::take(&mut self.path);
         self.seeds_into(self.goal_cell(target, pass, fits(target)), pass, &mut seeds);
