@@ -59,7 +59,7 @@ impl Planner {
     /// turn) while the sub-step's search budget lasts; `None` when it may not search now. An
     /// agent standing in a cell too tight for it searches to the nearest open cell it can slide
     /// to within three. Giving way, the search never enters a cell where the agent's disc would
-    /// overlap the other's (but the one it ends at, where the agent stands); when no way round is found, the agent backs
+    /// overlap the other's (but the one it ends at); when no way round is found, the agent backs
     /// off, away from the other. Waiting, a goal it cannot reach, or a search over the budget,
     /// leaves it walking straight.
     pub(super) fn search_route(
@@ -126,17 +126,66 @@ impl Planner {
                 let len = path.len().min(LOOK_ALONG + 1);
                 Some(self.aim_or_target(pos, target, &path[..len], need, step, fits))
             }
-            // No way round the other agent (or none found within the searches left): back off,
-            // away from it, for it to pass.
+            // No way round the other agent (or none found within the searches left): back off
+            // for it to pass, where there is room.
             Found::Unreachable | Found::GaveUp if avoid.is_some() => avoid.map(|(at, _)| {
+                let retreat = self.retreat(to, at, pass);
                 let away = (pos - at).try_normalize().unwrap_or(Vec2::X);
-                (pos + away * (4.0 * radius), false)
+                (retreat.unwrap_or(pos + away * (4.0 * radius)), false)
             }),
             Found::Unreachable | Found::GaveUp => Some((target, false)),
         };
         self.search_seeds = seeds;
         self.path = path;
         route
+    }
+
+    /// Where an agent in cell `from` giving way to another agent at `at` backs off to when no
+    /// way round that agent is found: of the cells within three of `from` that it walks to
+    /// over moves open to `pass`, each move ending no nearer `at` than it starts, the point of
+    /// the one farthest from `at`; `None` when none is farther than `from`. (Backing off
+    /// straight away from the other, an agent pressed between it and a wall pushed into the
+    /// wall for good, where the way it came by was open beside it.) Asked again at each route
+    /// update, the agent walks up the distance from the other, round what stands in the way.
+    pub(super) fn retreat(&self, from: usize, at: Vec2, pass: f32) -> Option<Vec2> {
+        const SIDE: i64 = 7;
+        let nx = self.nx as i64;
+        let (fx, fz) = (from as i64 % nx, from as i64 / nx);
+        let local = |c: usize| {
+            let (x, z) = (c as i64 % nx - fx + 3, c as i64 / nx - fz + 3);
+            (0..SIDE).contains(&x) && (0..SIDE).contains(&z)
+        };
+        let open = OpenMoves::new(self, pass);
+        let mut reached = [0u32; (SIDE * SIDE) as usize];
+        let mut count = 1;
+        reached[0] = from as u32;
+        let mut next = 0;
+        let mut best = (self.center(from).distance(at), from);
+        while next < count {
+            let c = reached[next] as usize;
+            next += 1;
+            let moves = open.at(c);
+            let here = self.center(c).distance(at);
+            for (k, &(dx, dz, _)) in NEIGHBOURS.iter().enumerate() {
+                let Some(n) = self.neighbour(c, dx, dz) else {
+                    continue;
+                };
+                let d = self.center(n).distance(at);
+                if moves >> k & 1 == 0
+                    || d < here
+                    || !local(n)
+                    || reached[..count].contains(&(n as u32))
+                {
+                    continue;
+                }
+                reached[count] = n as u32;
+                count += 1;
+                if d > best.0 {
+                    best = (d, n);
+                }
+            }
+        }
+        (best.1 != from).then(|| self.center(best.1))
     }
 
     /// The cell a search for an agent at `pos` ends at: its own when open to `pass`, else the
