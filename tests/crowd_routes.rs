@@ -134,3 +134,105 @@ fn agents_meeting_in_a_gap_one_agent_wide_at_a_walls_end_get_through() {
         );
     }
 }
+
+#[test]
+fn agents_round_a_walls_end_from_their_targets_take_the_way_round_not_the_line_into_the_end() {
+    // A generated scene (`steerbench --generate 1 --seed 1431`): a walled room, a thin wall
+    // slanting down from its north wall's west part, its east end 1.4 m off the north wall,
+    // and six agents crossing, each leaving at its target. One is bound for the wedge
+    // between the two walls, 3 m west of the end. Pushed to the end by the others, it stood
+    // where the small search for its last stretch found no way from the cells round its
+    // target to its own; walking straight at the target then, it circled at the wall's end
+    // for good. The field's way goes round the end.
+    let oriented = |c: (f32, f32), half_x: f32, half_z: f32, yaw: f32| Obstacle::OrientedBox {
+        center: Vec3::new(c.0, 0.0, c.1),
+        half_x,
+        half_z,
+        yaw,
+    };
+    let mut c = Crowd::new(16).unwrap();
+    for o in [
+        oriented((0.0, -7.2766566), 8.474681, 0.1, 0.0),
+        oriented(
+            (8.474681, 0.0),
+            7.2766566,
+            0.1,
+            -core::f32::consts::FRAC_PI_2,
+        ),
+        oriented((0.0, 7.2766566), 8.474681, 0.1, -core::f32::consts::PI),
+        oriented(
+            (-8.474681, 0.0),
+            7.2766566,
+            0.1,
+            core::f32::consts::FRAC_PI_2,
+        ),
+        oriented((-6.008465, 3.419693), 1.3746003, 0.27961695, 5.1676884),
+        Obstacle::Box {
+            min: Vec3::new(-7.2375107, 0.0, -9.023435),
+            max: Vec3::new(-5.1295824, 0.0, -5.0956106),
+        },
+        oriented((1.5213346, -2.3406167), 0.35165995, 1.350044, 2.6033425),
+        oriented((-7.1758614, 5.4240913), 4.4957123, 0.1, 2.9840612),
+    ] {
+        c.add_obstacle(o).unwrap();
+    }
+    let mut d = c.agent_defaults();
+    d.route_mode = RouteMode::Planned;
+    c.set_agent_defaults(d).unwrap();
+    let agents = [
+        (
+            (-6.1895075, 6.390294),
+            0.36424077,
+            (3.9796295, -3.5534298),
+            1.5973334,
+        ),
+        (
+            (4.3812366, 6.503357),
+            0.37329987,
+            (-4.4098783, -6.503357),
+            1.4781376,
+        ),
+        (
+            (-2.441135, -2.1499028),
+            0.33630276,
+            (-1.5504082, 5.6454678),
+            1.0173883,
+        ),
+        (
+            (-4.442333, 2.9713087),
+            0.40459794,
+            (-5.2563233, 6.472059),
+            1.5319402,
+        ),
+        (
+            (7.63696, 1.597011),
+            0.43772042,
+            (-3.98315, -1.1940315),
+            1.4751326,
+        ),
+        (
+            (-5.9975634, 0.35889602),
+            0.45723128,
+            (5.503192, 6.4194255),
+            1.3653636,
+        ),
+    ];
+    for &(from, r, to, speed) in &agents {
+        let d = Vec2::new(to.0 - from.0, to.1 - from.1).normalize();
+        let a = c
+            .add_agent(Vec3::new(from.0, 0.0, from.1), (-d.y).atan2(d.x), speed, r)
+            .unwrap();
+        let goal = wayfarer::crowd::Goal::new(Vec3::new(to.0, 0.0, to.1), r);
+        c.set_goals(a, &[goal], wayfarer::crowd::OnArrival::Despawn)
+            .unwrap();
+    }
+    let mut left = usize::MAX;
+    for _ in 0..900 {
+        c.step(0.1, 1).unwrap();
+        left = c.agent_count();
+        if left == 0 {
+            break;
+        }
+    }
+    assert_eq!(left, 0, "agents still walking after 90 s");
+}

@@ -250,11 +250,13 @@ impl Planner {
     /// none does, as little farther as some do, by half cells up to [`APPROACH_RINGS`]), each
     /// at its distance from the target, to the agent's cell. The agent aims along the way
     /// found. It walks straight at the target (`true`) once its own disc slides to within
-    /// that distance of the target, standing on one of those cells, or when there are none
-    /// or no way is found: the steer takes it the rest of the way, and an agent that cannot
-    /// get nearer for an obstacle arrives there (see [`crate::crowd::steering`]).
-    /// `None` when the search takes its most cells without reaching the agent (the field's
-    /// way is taken then). (With the field alone, an agent whose target lay beside a box, on
+    /// that distance of the target, standing on one of those cells, or when there are none:
+    /// the steer takes it the rest of the way, and an agent that cannot get nearer for an
+    /// obstacle arrives there (see [`crate::crowd::steering`]). `None` when the search finds
+    /// no way to the agent, or takes its most cells without reaching it: the field's way is
+    /// taken then. (Walking straight at the target when no way was found, an agent pushed to
+    /// a wall's end, whose nearest open cell lay on the wall's far side from its target, 3 m
+    /// off, circled at the end for good.) (With the field alone, an agent whose target lay beside a box, on
     /// the side away from the block's cells it reached first, went to and fro between those
     /// cells and the box for good.)
     pub(super) fn approach(
@@ -320,7 +322,7 @@ impl Planner {
             };
             let (found, _) = search.run(&graph, &seeds, to, &[], APPROACH_SEARCH, &mut path);
             self.search = search;
-            if found == Found::GaveUp {
+            if found != Found::Path {
                 route = None;
             } else if found == Found::Path && path.len() > 1 {
                 let len = path.len().min(LOOK_ALONG + 1);
