@@ -16,6 +16,8 @@ use wayfarer::curve::{self, ArcLengthTable, BezierCurve, CubicSpline, HermiteSeg
 use wayfarer::timeline::{NpcState, SampleArrays, Simd, Times};
 use wayfarer::Vec3;
 
+#[path = "common/pages.rs"]
+mod pages;
 #[path = "../benches/common/timeline_scene.rs"]
 mod scene;
 
@@ -666,19 +668,11 @@ fn main() {
     write!(short, "\n{HEAD_END}").unwrap();
     println!("{short}");
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    replace_between(&root.join("docs/performance.md"), BEGIN, END, &md);
-    replace_between(&root.join("README.md"), HEAD_BEGIN, HEAD_END, &short);
-}
-
-/// Replaces the text from `begin` to `end` (both markers included) in `file` with `text`
-/// (which carries the markers again).
-fn replace_between(file: &std::path::Path, begin: &str, end: &str, text: &str) {
-    let page =
-        std::fs::read_to_string(file).unwrap_or_else(|e| panic!("reading {}: {e}", file.display()));
-    let (Some(a), Some(b)) = (page.find(begin), page.find(end)) else {
-        panic!("{} lacks the generated markers", file.display());
-    };
-    let new = format!("{}{text}{}", &page[..a], &page[b + end.len()..]);
-    std::fs::write(file, new).unwrap_or_else(|e| panic!("writing {}: {e}", file.display()));
-    eprintln!("wrote {}", file.display());
+    for (page, begin, end, text) in [
+        ("docs/performance.md", BEGIN, END, &md),
+        ("README.md", HEAD_BEGIN, HEAD_END, &short),
+    ] {
+        pages::replace_between(&root.join(page), begin, end, text)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
 }

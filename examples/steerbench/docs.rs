@@ -8,6 +8,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::crowds::{run_large, TABLE_HEAD};
+use super::pages::replace_between;
 use super::report::Summary;
 use super::run::Settings;
 use super::sampler::{run_coverage, Coverage};
@@ -207,19 +208,4 @@ fn machine() -> String {
         .map_or("an unknown CPU".to_string(), |m| m.trim().to_string());
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     format!("{model}, {cpus} logical CPUs")
-}
-
-/// Replaces the text from `begin` to `end` (both markers included) in `file` with `text`
-/// (which carries the markers again).
-fn replace_between(file: &Path, begin: &str, end: &str, text: &str) -> Result<(), String> {
-    let page = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let a = page.find(begin);
-    let b = a.and_then(|a| page[a..].find(end).map(|b| a + b));
-    let (Some(a), Some(b)) = (a, b) else {
-        return Err(format!("{} lacks the generated markers", file.display()));
-    };
-    let new = format!("{}{text}{}", &page[..a], &page[b + end.len()..]);
-    std::fs::write(file, new).map_err(|e| format!("{}: {e}", file.display()))?;
-    eprintln!("wrote {}", file.display());
-    Ok(())
 }

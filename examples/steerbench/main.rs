@@ -38,6 +38,8 @@ mod draw;
 mod emitter;
 mod loader;
 mod metrics;
+#[path = "../common/pages.rs"]
+mod pages;
 mod program;
 mod report;
 mod rng;
