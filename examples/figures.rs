@@ -18,6 +18,7 @@ use wayfarer::Vec3;
 
 #[path = "common/pages.rs"]
 mod pages;
+use pages::group;
 #[path = "../benches/common/timeline_scene.rs"]
 mod scene;
 
@@ -70,13 +71,7 @@ impl Rng {
 
 /// Where the figures were measured: CPU model, logical CPUs, load, build profile.
 fn machine() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo
-        .lines()
-        .find(|l| l.starts_with("model name"))
-        .and_then(|l| l.split(':').nth(1))
-        .map_or("unknown CPU".to_string(), |m| m.trim().to_string());
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (model, cpus) = pages::cpu();
     let load = std::fs::read_to_string("/proc/loadavg")
         .ok()
         .and_then(|l| l.split_whitespace().next().map(str::to_string))
@@ -128,19 +123,6 @@ fn ratio(baseline: f64, ours: f64) -> String {
     } else {
         format!("{r:.1}×")
     }
-}
-
-/// An integer with thin groups of three digits ("100 000").
-fn group(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(' ');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A figure with three significant digits.

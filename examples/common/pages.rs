@@ -16,3 +16,28 @@ pub fn replace_between(file: &Path, begin: &str, end: &str, text: &str) -> Resul
     eprintln!("wrote {}", file.display());
     Ok(())
 }
+
+/// An integer with thin groups of three digits ("100 000"), as the pages write numbers.
+pub fn group(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The CPU's model name (from `/proc/cpuinfo`; "unknown CPU" elsewhere) and the logical CPUs.
+pub fn cpu() -> (String, usize) {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split(':').nth(1))
+        .map_or("unknown CPU".to_string(), |m| m.trim().to_string());
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    (model, cpus)
+}

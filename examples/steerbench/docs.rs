@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::crowds::{run_large, TABLE_HEAD};
-use super::pages::replace_between;
+use super::pages::{group, replace_between};
 use super::report::Summary;
 use super::run::Settings;
 use super::sampler::{run_coverage, Coverage};
@@ -25,19 +25,6 @@ const RANGES: [u64; 3] = [1, 1001, 7001];
 const SCENES: usize = 1000;
 /// Simulated seconds of the large crowds.
 const LARGE_TIME: f32 = 400.0;
-
-/// `n` with a thin space every three digits, as the docs write numbers.
-fn grouped(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(' ');
-        }
-        out.push(ch);
-    }
-    out
-}
 
 /// What the docs say of the shared cases.
 fn shared_row(sum: &Summary, errors: &[String]) -> (String, String) {
@@ -65,8 +52,8 @@ fn shared_row(sum: &Summary, errors: &[String]) -> (String, String) {
 fn seeds(c: &Coverage) -> String {
     format!(
         "{}–{}",
-        grouped(c.first as usize),
-        grouped((c.first + c.n as u64 - 1) as usize)
+        group(c.first as usize),
+        group((c.first + c.n as u64 - 1) as usize)
     )
 }
 
@@ -107,7 +94,7 @@ pub fn write(root: &Path, settings: Settings, shared: Option<(Summary, Vec<Strin
                 "| SteerSuite's {} shared cases, agents leaving at their goals | {reached:.1} % of \
                  {} agents reached every goal; {} of {} cases meet their goals |",
                 sum.runs,
-                grouped(sum.agents),
+                group(sum.agents),
                 sum.met,
                 sum.runs
             )
@@ -116,7 +103,7 @@ pub fn write(root: &Path, settings: Settings, shared: Option<(Summary, Vec<Strin
                 crowd,
                 "| SteerSuite's {} shared cases (seed 1), {} agents | {result} | {failures} |",
                 sum.runs,
-                grouped(sum.agents)
+                group(sum.agents)
             )
             .unwrap();
             if !errors.is_empty() {
@@ -132,7 +119,7 @@ pub fn write(root: &Path, settings: Settings, shared: Option<(Summary, Vec<Strin
         writeln!(
             readme,
             "| {} generated scenes (seeds {}) | {:.1} % solved |",
-            grouped(c.n),
+            group(c.n),
             seeds(c),
             c.share()
         )
@@ -143,8 +130,8 @@ pub fn write(root: &Path, settings: Settings, shared: Option<(Summary, Vec<Strin
             seeds(c),
             c.share(),
             c.solved,
-            grouped(c.n),
-            grouped(c.agents),
+            group(c.n),
+            group(c.agents),
             c.failures()
         )
         .unwrap();
@@ -164,8 +151,8 @@ pub fn write(root: &Path, settings: Settings, shared: Option<(Summary, Vec<Strin
                         readme,
                         "| {} agents among {} pillars, first {LARGE_TIME:.0} s | {:.1} % reached; \
                          {:.1} ms a step |",
-                        grouped(r.agents),
-                        grouped(r.obstacles),
+                        group(r.agents),
+                        group(r.obstacles),
                         r.reached,
                         r.step_ms.0
                     )
@@ -200,12 +187,6 @@ pub fn shared_cases(root: &Path) -> Option<PathBuf> {
 
 /// The machine: CPU model and logical CPUs.
 fn machine() -> String {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = cpuinfo
-        .lines()
-        .find(|l| l.starts_with("model name"))
-        .and_then(|l| l.split(':').nth(1))
-        .map_or("an unknown CPU".to_string(), |m| m.trim().to_string());
-    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (model, cpus) = super::pages::cpu();
     format!("{model}, {cpus} logical CPUs")
 }
