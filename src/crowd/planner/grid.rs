@@ -113,6 +113,11 @@ impl Planner {
             self.rebuild_in_runs(shapes, list_items, layout);
             return false;
         }
+        // A field computed only in part goes on over the grid it began on: each is finished
+        // now, before the grid changes (see `Planner::settle`).
+        for i in 0..self.fields.len() {
+            self.settle(i, None);
+        }
         let far = self.far();
         // One area per change, merged with another where their bounding rectangle is no
         // larger than the two (an obstacle moved a little: where it was and where it is).
