@@ -27,7 +27,7 @@ const RING: u64 = 4;
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Buckets {
     /// Bucket b lives in `ring[b % RING]` while `base ≤ b < base + RING`.
-    ring: [Vec<(f32, u32)>; RING as usize],
+    ring: [Slot; RING as usize],
     /// The bucket being taken.
     base: u64,
     /// Entries in the ring.
@@ -35,8 +35,90 @@ pub(crate) struct Buckets {
     /// Entries at or beyond bucket `base + RING`, by value (the bits of a value ≥ 0 order as
     /// the value).
     far: BinaryHeap<Reverse<(u32, u32)>>,
-    /// The buffer [`Self::drain`] takes a bucket into (kept for its memory).
-    spare: Vec<(f32, u32)>,
+    /// The buffer [`Self::sweep_bucket`] takes a bucket into (kept for its memory).
+    spare: Slot,
+}
+
+/// One bucket: its entries are `items[..len]`; the items past `len` are room already
+/// allocated, which [`Filing`] writes into without a branch per entry (an entry written there
+/// and not counted is no entry).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Slot {
+    items: Vec<(f32, u32)>,
+    len: usize,
+}
+
+impl Slot {
+    /// Makes room for `more` entries past `len` (doubling, so filing costs O(1) amortised).
+    #[inline]
+    fn reserve(&mut self, more: usize) {
+        if self.len + more > self.items.len() {
+            self.grow(more);
+        }
+    }
+
+    /// [`Self::reserve`]'s rare path.
+    #[cold]
+    fn grow(&mut self, more: usize) {
+        let size = (self.len + more).max(2 * self.items.len()).max(64);
+        self.items.resize(size, (0.0, 0));
+    }
+
+    /// Appends an entry.
+    #[inline]
+    fn push(&mut self, e: (f32, u32)) {
+        self.reserve(1);
+        self.items[self.len] = e;
+        self.len += 1;
+    }
+
+    /// Takes the last entry.
+    #[inline]
+    fn pop(&mut self) -> Option<(f32, u32)> {
+        self.len = self.len.checked_sub(1)?;
+        Some(self.items[self.len])
+    }
+
+    /// Writes `e` at `len` (room the caller made with [`Self::reserve`]) and counts it when
+    /// `keep`: an entry filed without a branch on whether it is one.
+    #[inline(always)]
+    pub(crate) fn file(&mut self, e: (f32, u32), keep: bool) {
+        self.items[self.len] = e;
+        self.len += usize::from(keep);
+    }
+}
+
+/// Where the cells of the bucket being swept ([`Buckets::sweep_bucket`]), b, file what they
+/// reach over a move of 1 to √2: the next bucket (b + 1) and the one after it (b + 2). A value
+/// v taken from bucket b lies below b + 1, so v + 1 and v + √2 lie below b + 1 + √2 < b + 3
+/// (f32 rounding is monotone; b + 3 is exact), and at or above b + 1: in one of the two.
+pub(crate) struct Filing {
+    /// Buckets b + 1 and b + 2.
+    slots: [Slot; 2],
+    /// b + 2 as an `f32` (exact below 2²⁴): a value at or above it files in bucket b + 2.
+    split: f32,
+}
+
+impl Filing {
+    /// Makes room for eight more entries in both buckets (a cell's eight moves), so that
+    /// [`Slot::file`] needs no test.
+    #[inline(always)]
+    pub(crate) fn reserve8(&mut self) {
+        self.slots[0].reserve(8);
+        self.slots[1].reserve(8);
+    }
+
+    /// The bucket of `value`, a value from the bucket swept plus 1 to √2 (an index, not a
+    /// branch).
+    #[inline(always)]
+    pub(crate) fn slot(&mut self, value: f32) -> &mut Slot {
+        debug_assert!(
+            value < self.split + 1.0,
+            "{value} beyond bucket {}",
+            self.split
+        );
+        &mut self.slots[usize::from(value >= self.split)]
+    }
 }
 
 /// The bucket of `value`: ⌊value⌋ (`as` saturates; NaN gives 0).
@@ -48,7 +130,7 @@ impl Buckets {
     /// Empties the queue (keeping its memory).
     pub(crate) fn clear(&mut self) {
         for b in &mut self.ring {
-            b.clear();
+            b.len = 0;
         }
         self.base = 0;
         self.in_ring = 0;
@@ -74,23 +156,6 @@ impl Buckets {
         }
     }
 
-    /// Queues `item` at `value`, which lies in one of the next three buckets after the one
-    /// being taken (what a move of 1 to √2 from an entry of that bucket reaches: see the
-    /// module's note), so in the ring: [`Self::push`] without its test for the far heap.
-    #[inline]
-    pub(crate) fn push_next(&mut self, value: f32, item: u32) {
-        debug_assert!(
-            bucket(value) > self.base && bucket(value) < self.base + RING,
-            "{value} from {}",
-            self.base
-        );
-        // The bucket's slot through an i32 conversion, cheaper than `bucket`'s u64 one and the
-        // same slot for every value below 2³¹ (a field's values stay below its cell count × √2).
-        let slot = (value as i32 as u32 % RING as u32) as usize;
-        self.ring[slot].push((value, item));
-        self.in_ring += 1;
-    }
-
     /// Takes an entry of the lowest bucket (`None` when the queue is empty).
     #[inline]
     pub(crate) fn pop(&mut self) -> Option<(f32, u32)> {
@@ -103,31 +168,66 @@ impl Buckets {
         }
     }
 
-    /// Calls `f(queue, value, item)` for every entry, a bucket at a time, lowest first, until
-    /// the queue is empty; `f` may push entries of later buckets (a bucket is taken whole
-    /// before `f` sees its entries, so what `f` pushes into it, or below it, comes with the
-    /// next one). In a bucket the entries come in any order. Taking a whole bucket at once
-    /// spares the search the queue's bookkeeping per entry.
-    pub(crate) fn drain(&mut self, mut f: impl FnMut(&mut Self, f32, u32)) {
-        let mut batch = std::mem::take(&mut self.spare);
-        loop {
-            let slot = (self.base % RING) as usize;
-            if self.ring[slot].is_empty() {
-                if self.advance().is_none() {
-                    break;
-                }
-                continue;
-            }
+    /// Calls `f(value, item, filing)` for every entry, a bucket at a time, lowest first, until
+    /// the queue is empty: [`Self::sweep_bucket`] until it says the queue is empty.
+    #[cfg(test)]
+    pub(crate) fn sweep(&mut self, mut f: impl FnMut(f32, u32, &mut Filing)) {
+        while self.sweep_bucket(&mut f) {}
+    }
+
+    /// Takes the bucket being taken ([`Self::floor`]) whole, calling `f(value, item, filing)`
+    /// for each of its entries in any order, and moves on to the next bucket that may hold
+    /// entries; `false` when the queue is then empty. `f` files what it reaches in the next
+    /// two buckets through `filing` (see [`Filing`]). Taking a whole bucket at once spares the
+    /// search the queue's bookkeeping per entry, and filing into two buckets held aside spares
+    /// it the choice of a bucket per entry.
+    ///
+    /// With moves of at least one unit, once the bucket b is taken every value below b + 1
+    /// that the search will ever hold is held already: a search that stops between buckets
+    /// has its values below [`Self::floor`] final.
+    pub(crate) fn sweep_bucket(&mut self, mut f: impl FnMut(f32, u32, &mut Filing)) -> bool {
+        let slot = (self.base % RING) as usize;
+        if self.ring[slot].len > 0 {
             // The bucket's entries into `batch`; its slot gets the empty buffer.
-            batch.clear();
+            let mut batch = std::mem::take(&mut self.spare);
+            batch.len = 0;
             std::mem::swap(&mut batch, &mut self.ring[slot]);
-            self.in_ring -= batch.len();
-            for &(value, item) in &batch {
-                f(self, value, item);
+            self.in_ring -= batch.len;
+            let next = ((self.base + 1) % RING) as usize;
+            let after = ((self.base + 2) % RING) as usize;
+            let mut filing = Filing {
+                slots: [
+                    std::mem::take(&mut self.ring[next]),
+                    std::mem::take(&mut self.ring[after]),
+                ],
+                split: (self.base + 2) as f32,
+            };
+            let filed = |filing: &Filing| filing.slots[0].len + filing.slots[1].len;
+            let before = filed(&filing);
+            for &(value, item) in &batch.items[..batch.len] {
+                f(value, item, &mut filing);
             }
+            self.in_ring += filed(&filing) - before;
+            let [next_slot, after_slot] = filing.slots;
+            self.ring[next] = next_slot;
+            self.ring[after] = after_slot;
+            batch.len = 0;
+            self.spare = batch;
         }
-        batch.clear();
-        self.spare = batch;
+        self.advance().is_some()
+    }
+
+    /// The bucket [`Self::sweep_bucket`] takes next, as a value: every value below it that a
+    /// search stopped between buckets holds is final.
+    pub(crate) fn floor(&self) -> f32 {
+        self.base as f32
+    }
+
+    /// Empties the queue (keeping its memory) to take bucket `floor` first (entries pushed
+    /// below it are taken with it).
+    pub(crate) fn clear_at(&mut self, floor: f32) {
+        self.clear();
+        self.base = bucket(floor);
     }
 
     /// Moves on from an empty bucket to the next one that may hold entries, bringing in the
@@ -206,8 +306,8 @@ mod tests {
     }
 
     #[test]
-    fn drain_takes_what_pop_takes_bucket_by_bucket() {
-        // The same Dijkstra-like run through `drain` (pushing with `push_next`) and through
+    fn sweep_takes_what_pop_takes_bucket_by_bucket() {
+        // The same Dijkstra-like run through `sweep` (filing through its `Filing`) and through
         // `pop`: the same multiset of entries per bucket, the buckets in order, entries
         // waiting in the far heap included.
         let run = |by_drain: bool| {
@@ -216,18 +316,25 @@ mod tests {
                 q.push(v, i as u32);
             }
             let mut taken: Vec<(u64, u32, u32)> = Vec::new();
-            let mut visit = |q: &mut Buckets, v: f32, item: u32| {
+            let mut taken_at = |v: f32, item: u32| {
                 taken.push((bucket(v), v.to_bits(), item));
-                if v < 30.0 && item < 1000 {
-                    q.push_next(v + 1.0, item * 2 + 5);
-                    q.push_next(v + core::f32::consts::SQRT_2, item * 2 + 6);
-                }
+                v < 30.0 && item < 1000
             };
+            let (one, two) = (|v: f32| v + 1.0, |v: f32| v + core::f32::consts::SQRT_2);
             if by_drain {
-                q.drain(&mut visit);
+                q.sweep(|v, item, filing| {
+                    let on = taken_at(v, item);
+                    filing.reserve8();
+                    // (An entry not kept is written and not counted.)
+                    filing.slot(one(v)).file((one(v), item * 2 + 5), on);
+                    filing.slot(two(v)).file((two(v), item * 2 + 6), on);
+                });
             } else {
                 while let Some((v, item)) = q.pop() {
-                    visit(&mut q, v, item);
+                    if taken_at(v, item) {
+                        q.push(one(v), item * 2 + 5);
+                        q.push(two(v), item * 2 + 6);
+                    }
                 }
             }
             assert!(q.is_empty());

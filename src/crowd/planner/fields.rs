@@ -1,6 +1,7 @@
 //! The cache of distance fields, one per goal block and clearance class, and where a field
 //! starts (its seeds).
 
+use super::spread;
 use super::Planner;
 use super::FIELD_HOT_STEPS;
 use super::GOAL_BLOCK;
@@ -37,6 +38,15 @@ pub(super) enum Freshness {
 
 /// One cached distance field: d(c), the length in cells of the shortest way from cell c to
 /// the goal block's seeds over the moves open to `pass` (∞ where there is none).
+///
+/// A field is computed as far as it is read ([`Planner::settle`]): Dijkstra's algorithm from
+/// the seeds reaches the cells in order of value, so the values below the bucket it would
+/// take next are final. An agent reads its own cell's value, and descends over cells of
+/// lower values (the neighbours it compares are taken only when lower than a final value):
+/// the search stops once the agent's cell is final, and goes on where it stopped when an
+/// agent farther away asks. The cells it did not reach cost nothing; an agent walking toward
+/// its goal never asks for more. (In the 700-agent scene of the `planned_radii` example,
+/// fields computed to the end cost a fifth more.)
 #[derive(Clone, Debug)]
 pub(super) struct Field {
     /// Its goal ([`Planner::goal_cell`]).
@@ -50,8 +60,14 @@ pub(super) struct Field {
     /// Whether obstacles changed the cells' or moves' passability for `pass` since it was
     /// computed (see [`Freshness`]).
     pub(super) fresh: Freshness,
-    /// The distance of every cell, in cells.
+    /// The distance of every cell, in cells: final below `floor`; above it a value may still
+    /// be lowered (or be ∞ yet) by the rest of the search.
     pub(super) dist: Vec<f32>,
+    /// Every value of `dist` below it is final; ∞ once the search is done, −∞ before it began
+    /// (see [`Planner::settle`]). The search still has queued exactly the cells whose values
+    /// are finite and at least `floor` (each cell's last value is queued as it is lowered,
+    /// and taken when its bucket is): nothing else is kept to go on from.
+    pub(super) floor: f32,
     /// The lookup ([`Planner::field`]) of its last use.
     pub(super) used: u64,
     /// The sub-step ([`Planner::begin_step`]) of its last use.
@@ -163,26 +179,28 @@ impl Planner {
             }
             // Stale: repaired where it changed, or computed again.
             self.budget -= 1;
-            let f = &mut self.fields[i];
-            let (pass, fresh) = (f.pass, std::mem::replace(&mut f.fresh, Freshness::Fresh));
-            let mut dist = std::mem::take(&mut f.dist);
-            let seeds = std::mem::take(&mut self.fields[i].seeds);
-            self.fields[i].seeds = if let Freshness::Repair(flipped) = fresh {
-                self.repaired += 1;
-                let seeds = self.repair(&mut dist, goal, pass, &flipped, seeds);
-                // (Debug builds, the fuzz targets among them, check it against a new field.)
-                #[cfg(debug_assertions)]
-                {
-                    let mut again = Vec::new();
-                    self.compute(&mut again, goal, pass);
-                    let bits = |d: &[f32]| d.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
-                    debug_assert!(bits(&dist) == bits(&again), "a repair differs");
-                }
-                seeds
-            } else {
+            let fresh = std::mem::replace(&mut self.fields[i].fresh, Freshness::Fresh);
+            let Freshness::Repair(flipped) = fresh else {
                 self.computed += 1;
-                self.compute(&mut dist, goal, pass)
+                self.begin(i);
+                return Some(i);
             };
+            self.repaired += 1;
+            // (Done already: a local update of the grid finishes every field first.)
+            self.settle(i, None);
+            let f = &mut self.fields[i];
+            let (pass, mut dist) = (f.pass, std::mem::take(&mut f.dist));
+            let seeds = std::mem::take(&mut f.seeds);
+            let seeds = self.repair(&mut dist, goal, pass, &flipped, seeds);
+            // (Debug builds, the fuzz targets among them, check it against a new field.)
+            #[cfg(debug_assertions)]
+            {
+                let mut again = Vec::new();
+                self.compute(&mut again, goal, pass);
+                let bits = |d: &[f32]| d.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                debug_assert!(bits(&dist) == bits(&again), "a repair differs");
+            }
+            self.fields[i].seeds = seeds;
             self.fields[i].dist = dist;
             return Some(i);
         }
@@ -190,7 +208,7 @@ impl Planner {
             return None;
         }
         self.budget -= 1;
-        let mut dist = if self.fields.len() >= self.max_fields {
+        let dist = if self.fields.len() >= self.max_fields {
             // (The least recently used is unused for FIELD_HOT_STEPS: `admits`.)
             self.cold.1 -= 1;
             let i = least_used(&self.fields, |f| f.used);
@@ -205,19 +223,75 @@ impl Planner {
             Vec::new()
         };
         self.computed += 1;
-        let seeds = self.compute(&mut dist, goal, pass);
-        self.keys.insert(key, self.fields.len() as u32);
+        let i = self.fields.len();
+        self.keys.insert(key, i as u32);
         self.fields.push(Field {
             goal,
             class,
             pass,
-            seeds,
+            seeds: Vec::new(),
             fresh: Freshness::Fresh,
             dist,
+            floor: f32::NEG_INFINITY,
             used: self.tick,
             used_step: self.sub_steps,
         });
-        Some(self.fields.len() - 1)
+        self.begin(i);
+        Some(i)
+    }
+
+    /// Starts field `i` afresh from its seeds ([`Self::seeds`]): each seed at its value,
+    /// every other cell ∞, the search not begun. It runs as far as the field is read
+    /// ([`Self::settle`]).
+    pub(super) fn begin(&mut self, i: usize) {
+        let (goal, pass) = (self.fields[i].goal, self.fields[i].pass);
+        let seeds = self.seeds(goal, pass);
+        let cells = self.nx * self.nz;
+        let f = &mut self.fields[i];
+        spread::seed(&mut f.dist, cells, &seeds, |_, _| {});
+        f.floor = f32::NEG_INFINITY;
+        f.seeds = seeds;
+    }
+
+    /// Runs the search of field `i` on from where it stopped until cell `until`'s value is
+    /// final (every value below the search's floor is: see [`Self::spread`]), or to the end
+    /// (`until` `None`, or a cell it never reaches). Nothing to do when the cell's value is
+    /// below the floor already or the search is done. The values it gives are those of the
+    /// whole search, bit for bit: the search goes on from the cells it still had queued (the
+    /// seeds, before it began; after, every cell of a finite value at or above the floor),
+    /// over the grid it began on (a local update of the grid finishes every field first, see
+    /// [`Self::update`]).
+    ///
+    /// What a field is read for: an agent's cell, final, and every cell lower than a final
+    /// value (the descent from it), final too; a cell above the floor holds its final value or
+    /// more, and is never taken as lower. What reads more of a field (the cells round an agent
+    /// whose own cell the field does not reach, a repair) finishes it first.
+    pub(super) fn settle(&mut self, i: usize, until: Option<usize>) {
+        let f = &mut self.fields[i];
+        if f.floor == f32::INFINITY || until.is_some_and(|c| f.dist[c] < f.floor) {
+            return;
+        }
+        let (pass, mut dist) = (f.pass, std::mem::take(&mut f.dist));
+        if f.floor == f32::NEG_INFINITY {
+            self.queue.clear();
+            for &(c, d) in &f.seeds {
+                self.queue.push(d, c);
+            }
+        } else {
+            self.queue.clear_at(f.floor);
+            let floor = f.floor;
+            for (c, &d) in dist.iter().enumerate() {
+                if d >= floor && d < f32::INFINITY {
+                    self.queue.push(d, c as u32);
+                }
+            }
+        }
+        let floor = self.spread(&mut dist, pass, until);
+        let f = &mut self.fields[i];
+        f.floor = floor;
+        f.dist = dist;
+        // (What the search left queued is, again, the finite values at or above its floor.)
+        self.queue.clear();
     }
 
     /// The goal naming the field that an agent of clearance `pass` walking to `target`

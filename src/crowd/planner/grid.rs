@@ -54,7 +54,9 @@ pub(super) fn clearance_at(shapes: &[Option<Shape>], list: &[u32], p: Vec2, star
 
 /// The least of `start` and the distances from the segment `a → b` to the listed obstacles.
 /// An obstacle whose bounding circle lies beyond the least so far cannot lower it and is
-/// skipped.
+/// skipped. For a circle the bound is its exact distance
+/// ([`Shape::segment_distance`]: the distance to its centre less its radius, which is its
+/// bounding radius), taken as it is rather than computed twice.
 pub(super) fn segment_clearance(
     shapes: &[Option<Shape>],
     list: &[u32],
@@ -64,13 +66,19 @@ pub(super) fn segment_clearance(
 ) -> f32 {
     list.iter()
         .fold(start, |best, &i| match &shapes[i as usize] {
-            Some(s)
-                if point_segment_distance(s.center, a, b) - s.bounding_radius()
-                    < best + PRUNE_SLACK =>
-            {
-                best.min(s.segment_distance(a, b))
+            Some(s) => {
+                let bound = point_segment_distance(s.center, a, b) - s.bounding_radius();
+                if bound < best + PRUNE_SLACK {
+                    best.min(if s.half == Vec2::ZERO {
+                        bound
+                    } else {
+                        s.segment_distance(a, b)
+                    })
+                } else {
+                    best
+                }
             }
-            _ => best,
+            None => best,
         })
 }
 
@@ -112,6 +120,11 @@ impl Planner {
         if layout.is_none() || layout != self.current_layout() {
             self.rebuild_in_runs(shapes, list_items, layout);
             return false;
+        }
+        // A field computed only in part goes on over the grid it began on: each is finished
+        // now, before the grid changes (see `Planner::settle`).
+        for i in 0..self.fields.len() {
+            self.settle(i, None);
         }
         let far = self.far();
         // One area per change, merged with another where their bounding rectangle is no
@@ -442,8 +455,14 @@ impl Planner {
                     let p = centre + off * cell;
                     // Clearance grows no faster than distance: the bound prunes the obstacles
                     // (the nearest is below it, with room for rounding).
-                    let bound = at_centre + off.length() * cell + PRUNE_SLACK;
-                    let clear = clearance_at(shapes, close, p, bound.min(CLEARANCE_CAP));
+                    let bound = (at_centre + off.length() * cell + PRUNE_SLACK).min(CLEARANCE_CAP);
+                    // Its clearance, at most the bound, cannot beat the best so far when the
+                    // bound does not (the centre's own sample among them, once any sample
+                    // is clearer than the centre).
+                    if bound <= best_clear {
+                        continue;
+                    }
+                    let clear = clearance_at(shapes, close, p, bound);
                     if clear > best_clear {
                         (best, best_clear) = (p, clear);
                     }
@@ -465,16 +484,22 @@ impl Planner {
     /// [`level`], and the cell's) replaces a table of open moves per radius: the test for any
     /// radius is a compare.
     pub(super) fn set_reach(&mut self, c: usize) {
+        let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
+        let (nx, nz) = (self.nx as i64, self.nz as i64);
         let mut reach = [f32::NEG_INFINITY; 8];
         for (k, &(dx, dz, _)) in NEIGHBOURS.iter().enumerate() {
-            if let Some(n) = self.neighbour(c, dx, dz) {
-                let (point, segment) = (self.rep_clear[n], self.edge_clear(c, n, dx, dz));
-                reach[k] = if point.is_nan() || segment.is_nan() {
-                    f32::NAN
-                } else {
-                    point.min(segment)
-                };
+            // (`neighbour` without its division per move.)
+            let (xn, zn) = (x + dx, z + dz);
+            if xn < 0 || zn < 0 || xn >= nx || zn >= nz {
+                continue;
             }
+            let n = (xn + zn * nx) as usize;
+            let (point, segment) = (self.rep_clear[n], self.edge_clear(c, n, dx, dz));
+            reach[k] = if point.is_nan() || segment.is_nan() {
+                f32::NAN
+            } else {
+                point.min(segment)
+            };
         }
         self.reach[c] = reach;
         self.reach_level[c] = u64::from_le_bytes(reach.map(level));
@@ -484,10 +509,15 @@ impl Planner {
     /// Sets the clearance of the segments from cell `c`'s point to its neighbours' (`lists`
     /// holds `c`; every point is set).
     pub(super) fn set_edges(&mut self, shapes: &[Option<Shape>], lists: &CellLists, c: usize) {
+        let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
+        let (nx, nz) = (self.nx as i64, self.nz as i64);
         for (k, (dx, dz)) in EDGES.into_iter().enumerate() {
-            let Some(n) = self.neighbour(c, dx, dz) else {
+            // (`neighbour` without its division per move.)
+            let (xn, zn) = (x + dx, z + dz);
+            if xn < 0 || zn < 0 || xn >= nx || zn >= nz {
                 continue;
-            };
+            }
+            let n = (xn + zn * nx) as usize;
             let (a, b) = (self.rep[c], self.rep[n]);
             // The end points are on the segment: it is no clearer than they are. A closed end
             // closes the move whatever the segment's clearance.

@@ -46,9 +46,10 @@
 //!
 //! The files, one concept each: `grid` (the clearance grid and its local updates; `lists`, the
 //! obstacles near each cell), `sight` (lines of sight and straight slides), `fields` (the field
-//! cache and each field's seeds), `spread` (Dijkstra's algorithm: computing and repairing a
-//! field), `route` (an agent's next route point along its field), `search` (an agent's own A*
-//! searches: waiting for a field, giving way, the last stretch).
+//! cache, each field's seeds, and running a field's search as far as agents read it), `spread`
+//! (Dijkstra's algorithm: computing and repairing a field), `route` (an agent's next route
+//! point along its field), `search` (an agent's own A* searches: waiting for a field, giving
+//! way, the last stretch).
 
 mod fields;
 mod grid;

@@ -168,8 +168,11 @@ impl Planner {
             // Over this sub-step's budget: walk straight for now, ask again next sub-step.
             return Some(((target, false), Approach::Off));
         };
-        let dist = &self.fields[f].dist;
         let start = self.clamped_cell(pos);
+        // The field as far as the agent's cell (to the end where it does not reach the cell,
+        // so that the cells round it are final too).
+        self.settle(f, Some(start));
+        let dist = &self.fields[f].dist;
         // The agent's own cell may be too tight (it is squeezed against a wall): use the best
         // reachable cell nearby.
         let mut cur = start;
@@ -235,6 +238,9 @@ impl Planner {
             let ahead = (len - 1).min(3);
             let rep = |k: usize| self.rep[descent[k] as usize];
             if !(1..=ahead).any(|k| self.slides(pos, rep(k), step, fits)) {
+                // (The cells round the agent, final: the whole field.)
+                self.settle(f, None);
+                let dist = &self.fields[f].dist;
                 if let Some((_, Some(c))) = self.best_near(dist, start, pos, step, fits) {
                     return Some(((self.rep[c], false), Approach::Off));
                 }

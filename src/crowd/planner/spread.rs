@@ -3,6 +3,23 @@
 
 use super::NEIGHBOURS;
 use super::{level, Planner};
+use crate::crowd::buckets::Filing;
+
+/// Lays out the start of a field in `dist`: `cells` values, ∞ but at the seeds, each seed
+/// handed to `queue(value, cell)`.
+pub(super) fn seed(
+    dist: &mut Vec<f32>,
+    cells: usize,
+    seeds: &[(u32, f32)],
+    mut queue: impl FnMut(f32, u32),
+) {
+    dist.clear();
+    dist.resize(cells, f32::INFINITY);
+    for &(c, d) in seeds {
+        dist[c as usize] = d;
+        queue(d, c);
+    }
+}
 
 /// The moves open to one clearance, read from the planner's move clearances (see
 /// [`Planner::set_reach`]): bit k of [`Self::at`]`(c)` is set when a field of clearance `pass`
@@ -306,27 +323,26 @@ impl Planner {
                 self.queue.push(best, c as u32);
             }
         }
-        self.spread(dist, pass);
+        self.spread(dist, pass, None);
         seeds
     }
 
-    /// Computes into `dist` the field of goal block `goal` for clearance `pass`; returns its
-    /// seeds.
+    /// Computes into `dist` the field of goal block `goal` for clearance `pass`, every value;
+    /// returns its seeds. (The cache begins its fields and runs each as far as it is read:
+    /// [`Self::settle`]; this checks repairs in debug builds, and the tests.)
+    #[cfg(any(test, debug_assertions))]
     pub(super) fn compute(
         &mut self,
         dist: &mut Vec<f32>,
         goal: usize,
         pass: f32,
     ) -> Vec<(u32, f32)> {
-        dist.clear();
-        dist.resize(self.nx * self.nz, f32::INFINITY);
-        self.queue.clear();
         let seeds = self.seeds(goal, pass);
-        for &(c, d) in &seeds {
-            dist[c as usize] = d;
-            self.queue.push(d, c);
-        }
-        self.spread(dist, pass);
+        self.queue.clear();
+        seed(dist, self.nx * self.nz, &seeds, |d, c| {
+            self.queue.push(d, c)
+        });
+        self.spread(dist, pass, None);
         seeds
     }
 
@@ -336,23 +352,33 @@ impl Planner {
         OpenMoves::new(self, pass).at(c)
     }
 
-    /// Dijkstra's algorithm from the cells in the queue, over the moves open to `pass`.
+    /// Dijkstra's algorithm from the cells in the queue, over the moves open to `pass`, to the
+    /// end or, given a cell `until`, until that cell's value is final: it stops before the
+    /// first bucket above the cell's value (or at the end, when no value reaches the cell).
+    /// Returns the value below which every value in `dist` is final ([`Buckets::floor`]), ∞
+    /// when the queue ran empty; the rest of the search is left in the queue.
     ///
+    /// The queue hands the cells over a bucket at a time ([`Buckets::sweep_bucket`]: no
+    /// bookkeeping per cell), and each cell files what it lowers straight into the next bucket
+    /// or the one after ([`Filing`]: the bucket's length kept aside, no choice among four).
     /// Each cell taken tests its eight neighbours without a branch (open, and lowered by the
     /// move) and then writes the lowered ones; the order they are queued in cannot change the
-    /// fixed point the search ends at. The queue hands the cells over a bucket at a time
-    /// ([`Buckets::drain`]: no bookkeeping per cell; 8–25 % faster than taking them one by
-    /// one, the same bits).
-    pub(super) fn spread(&mut self, dist: &mut [f32], pass: f32) {
+    /// fixed point the search ends at. (Writing all eight without a branch, each counted where
+    /// lowered, was 5–10 % slower.)
+    ///
+    /// [`Buckets::floor`]: crate::crowd::buckets::Buckets::floor
+    /// [`Buckets::sweep_bucket`]: crate::crowd::buckets::Buckets::sweep_bucket
+    pub(super) fn spread(&mut self, dist: &mut [f32], pass: f32, until: Option<usize>) -> f32 {
         let nx = self.nx as isize;
         let step = NEIGHBOURS.map(|(dx, dz, _)| dx as isize + dz as isize * nx);
         let mut queue = std::mem::take(&mut self.queue);
         let open = OpenMoves::new(self, pass);
-        queue.drain(|queue, dc, c| {
+        let visit = |dc: f32, c: u32, filing: &mut Filing, dist: &mut [f32]| {
             let c = c as usize;
             if dc > dist[c] {
                 return;
             }
+            filing.reserve8();
             let mut lower = if c > nx as usize && c + (nx as usize) + 3 <= dist.len() {
                 lowered_inside(dist, c, nx as usize, dc)
             } else {
@@ -368,9 +394,18 @@ impl Planner {
                 let n = c.wrapping_add_signed(step[k]);
                 let nd = dc + NEIGHBOURS[k].2;
                 dist[n] = nd;
-                queue.push_next(nd, n as u32);
+                filing.slot(nd).file((nd, n as u32), true);
             }
-        });
+        };
+        let mut more = true;
+        while more && !until.is_some_and(|c| dist[c] < queue.floor()) {
+            more = queue.sweep_bucket(|dc, c, filing| visit(dc, c, filing, dist));
+        }
         self.queue = queue;
+        if more {
+            self.queue.floor()
+        } else {
+            f32::INFINITY
+        }
     }
 }

@@ -202,3 +202,44 @@ fn the_cap_survives_an_obstacle_rebuild_and_a_clone() {
     assert!(c.planner().fields_cached() <= 2);
     assert_eq!(c.clone().route_cache(), 2);
 }
+
+#[test]
+fn fields_run_as_far_as_read_walk_agents_as_whole_fields_do() {
+    // The obstacle field's planned agents with a disc moved among them every third step (a
+    // local update of the grid each time, the stale fields repaired), stepped twice: with the
+    // fields run as far as agents read them, and with every field finished after each step.
+    // The same positions, bit for bit, at every step.
+    let run = |finish: bool| {
+        let mut c = field_scene().crowd;
+        let disc = |x: f32| Obstacle::Circle {
+            center: Vec3::new(x, 0.0, 1.0),
+            radius: 1.5,
+        };
+        let mut id = c.add_obstacle(disc(-12.0)).unwrap();
+        let (mut trace, mut partial) = (Vec::new(), 0);
+        for k in 0..150 {
+            if k % 3 == 0 {
+                c.remove_obstacle(id).unwrap();
+                id = c.add_obstacle(disc(-12.0 + 0.1 * k as f32)).unwrap();
+            }
+            c.step(0.1, 1).unwrap();
+            let fields = &c.planner.fields;
+            partial += fields.iter().filter(|f| f.floor < f32::INFINITY).count();
+            if finish {
+                for i in 0..fields.len() {
+                    c.planner.settle(i, None);
+                }
+            }
+            let at = c
+                .agents()
+                .map(|(_, a)| (a.position.x.to_bits(), a.position.z.to_bits()));
+            trace.push(at.collect::<Vec<_>>());
+        }
+        (trace, partial, c.planner().fields_repaired())
+    };
+    let (lazy, partial, repaired) = run(false);
+    let (whole, _, _) = run(true);
+    assert!(partial > 20, "{partial} fields left part way");
+    assert!(repaired > 10, "{repaired} fields repaired");
+    assert!(lazy == whole, "the same walk");
+}

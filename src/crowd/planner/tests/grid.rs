@@ -222,6 +222,7 @@ fn a_local_update_keeps_exact_fields_and_marks_the_others_stale() {
             .map(|&(goal, r)| {
                 let pass = Planner::pass(r);
                 let i = p.field(goal, Planner::class(pass), pass)?;
+                p.settle(i, None);
                 Some(p.fields[i].dist.iter().map(|d| d.to_bits()).collect())
             })
             .collect()
@@ -339,6 +340,7 @@ fn repaired_fields_equal_fields_computed_afresh() {
                     .position(|f| f.goal == goal && f.class == class);
                 let before = i.map(|i| p.fields[i].seeds.clone());
                 let i = p.field(goal, class, pass).unwrap();
+                p.settle(i, None);
                 seeds_changed += usize::from(before.is_some_and(|b| b != p.fields[i].seeds));
                 p.fields[i].dist.iter().map(|d| d.to_bits()).collect()
             })

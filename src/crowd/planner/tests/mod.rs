@@ -197,6 +197,7 @@ fn fresh_fields(
     for &(goal, r) in wanted {
         let pass = Planner::pass(r);
         let i = p.field(goal, Planner::class(pass), pass).unwrap();
+        p.settle(i, None);
         out.push(p.fields[i].dist.iter().map(|d| d.to_bits()).collect());
     }
     out
