@@ -60,7 +60,8 @@ impl Planner {
     /// agent standing in a cell too tight for it searches to the nearest open cell it can slide
     /// to within three. Giving way, the search never enters a cell where the agent's disc would
     /// overlap the other's (but the one it ends at); when no way round is found, the agent backs
-    /// off, away from the other. Waiting, a goal it cannot reach, or a search over the budget,
+    /// off where there is room ([`Self::retreat`]; with none, straight away from the other).
+    /// Waiting, a goal it cannot reach, or a search over the budget,
     /// leaves it walking straight.
     pub(super) fn search_route(
         &mut self,
@@ -148,18 +149,18 @@ impl Planner {
     /// wall for good, where the way it came by was open beside it.) Asked again at each route
     /// update, the agent walks up the distance from the other, round what stands in the way.
     pub(super) fn retreat(&self, from: usize, at: Vec2, pass: f32) -> Option<Vec2> {
-        const SIDE: i64 = 7;
         let nx = self.nx as i64;
         let (fx, fz) = (from as i64 % nx, from as i64 / nx);
-        let local = |c: usize| {
+        // Bit of cell c in the 7 × 7 window round `from` (None outside it).
+        let bit = |c: usize| {
             let (x, z) = (c as i64 % nx - fx + 3, c as i64 / nx - fz + 3);
-            (0..SIDE).contains(&x) && (0..SIDE).contains(&z)
+            ((0..7).contains(&x) && (0..7).contains(&z)).then(|| 1u64 << (x + 7 * z))
         };
         let open = OpenMoves::new(self, pass);
-        let mut reached = [0u32; (SIDE * SIDE) as usize];
-        let mut count = 1;
+        // Breadth first: the cells reached, in the order reached, and their bits.
+        let mut reached = [0u32; 49];
         reached[0] = from as u32;
-        let mut next = 0;
+        let (mut count, mut next, mut seen) = (1, 0, bit(from).unwrap_or(0));
         let mut best = (self.center(from).distance(at), from);
         while next < count {
             let c = reached[next] as usize;
@@ -167,17 +168,20 @@ impl Planner {
             let moves = open.at(c);
             let here = self.center(c).distance(at);
             for (k, &(dx, dz, _)) in NEIGHBOURS.iter().enumerate() {
+                if moves >> k & 1 == 0 {
+                    continue;
+                }
                 let Some(n) = self.neighbour(c, dx, dz) else {
                     continue;
                 };
+                let Some(b) = bit(n).filter(|b| seen & b == 0) else {
+                    continue;
+                };
                 let d = self.center(n).distance(at);
-                if moves >> k & 1 == 0
-                    || d < here
-                    || !local(n)
-                    || reached[..count].contains(&(n as u32))
-                {
+                if d < here {
                     continue;
                 }
+                seen |= b;
                 reached[count] = n as u32;
                 count += 1;
                 if d > best.0 {
@@ -254,11 +258,11 @@ impl Planner {
     /// the steer takes it the rest of the way, and an agent that cannot get nearer for an
     /// obstacle arrives there (see [`crate::crowd::steering`]). `None` when the search finds
     /// no way to the agent, or takes its most cells without reaching it: the field's way is
-    /// taken then. (Walking straight at the target when no way was found, an agent pushed to
-    /// a wall's end, whose nearest open cell lay on the wall's far side from its target, 3 m
-    /// off, circled at the end for good.) (With the field alone, an agent whose target lay beside a box, on
-    /// the side away from the block's cells it reached first, went to and fro between those
-    /// cells and the box for good.)
+    /// taken then. (With the field alone, an agent whose target lay beside a box, on the side
+    /// away from the block's cells it reached first, went to and fro between those cells and
+    /// the box for good. Walking straight at the target when no way was found, an agent pushed
+    /// to a wall's end, whose nearest open cell lay on the wall's far side from its target,
+    /// 3 m off, circled at the end for good.)
     pub(super) fn approach(
         &mut self,
         leg: Leg,
@@ -324,7 +328,7 @@ impl Planner {
             self.search = search;
             if found != Found::Path {
                 route = None;
-            } else if found == Found::Path && path.len() > 1 {
+            } else if path.len() > 1 {
                 let len = path.len().min(LOOK_ALONG + 1);
                 route = Some((self.aim(pos, &path[..len], need, step, fits), false));
             }

@@ -299,22 +299,35 @@ fn the_field_of_a_goal_inside_an_obstacle_starts_on_every_side_of_it() {
     assert!(points.iter().all(|q| q.distance(Vec2::new(4.5, 0.0)) > 1.0));
 }
 
-#[test]
-fn an_agent_giving_way_with_no_way_round_backs_off_where_there_is_room_not_into_a_wall() {
-    // A corridor 1.4 m wide running north–south (walls at x = ±0.7, 20 m long); an agent of
-    // radius 0.4 at its east wall, the other agent north-west of it. Straight away from the
-    // other is into the east wall; the retreat goes south, along the corridor, and each
-    // step of it is no nearer the other.
+/// A planner over a corridor 1.4 m wide running north from z = −10 (walls at x = ±0.7) to
+/// `north`, closed there by a box when `dead_end`.
+fn corridor(north: f32, dead_end: bool) -> Planner {
     let mut c = Crowd::new(1).unwrap();
+    if dead_end {
+        c.add_obstacle(Obstacle::Box {
+            min: Vec3::new(-3.0, 0.0, north),
+            max: Vec3::new(3.0, 0.0, north + 2.4),
+        })
+        .unwrap();
+    }
     for x in [-0.7f32, 0.7] {
         c.add_obstacle(Obstacle::Wall {
             a: Vec3::new(x, 0.0, -10.0),
-            b: Vec3::new(x, 0.0, 10.0),
+            b: Vec3::new(x, 0.0, north),
         })
         .unwrap();
     }
     let mut p = Planner::default();
     p.rebuild(&shapes_of(&c));
+    p
+}
+
+#[test]
+fn an_agent_giving_way_with_no_way_round_backs_off_where_there_is_room_not_into_a_wall() {
+    // An agent of radius 0.4 at the corridor's east wall, the other agent north-west of it.
+    // Straight away from the other is into the east wall; the retreat goes south, along the
+    // corridor, and each step of it is no nearer the other.
+    let p = corridor(10.0, false);
     let pass = Planner::pass(0.4);
     let pos = Vec2::new(0.2, 0.0);
     let other = Vec2::new(-0.35, 0.6);
@@ -324,21 +337,7 @@ fn an_agent_giving_way_with_no_way_round_backs_off_where_there_is_room_not_into_
     assert!(to.distance(other) > pos.distance(other) + 0.2, "{to}");
     assert!(p.rep_clear[p.clamped_cell(to)] >= pass, "{to} is open");
     // Boxed in (the other straight south in a dead end): no retreat.
-    let mut c = Crowd::new(1).unwrap();
-    c.add_obstacle(Obstacle::Box {
-        min: Vec3::new(-3.0, 0.0, 0.6),
-        max: Vec3::new(3.0, 0.0, 3.0),
-    })
-    .unwrap();
-    for x in [-0.7f32, 0.7] {
-        c.add_obstacle(Obstacle::Wall {
-            a: Vec3::new(x, 0.0, -10.0),
-            b: Vec3::new(x, 0.0, 0.6),
-        })
-        .unwrap();
-    }
-    let mut p = Planner::default();
-    p.rebuild(&shapes_of(&c));
+    let p = corridor(0.6, true);
     let pos = Vec2::new(0.0, 0.0);
     let from = p.clamped_cell(pos);
     let south = Vec2::new(0.0, -0.8);
