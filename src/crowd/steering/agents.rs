@@ -166,7 +166,9 @@ pub(super) fn meet(
         let Some((t, n)) = contact(x, d2, dd, r, v, horizon, fwd) else {
             return;
         };
-        let share = share(b, o);
+        let Some(share) = share(b, o) else {
+            return;
+        };
         let side = v.try_normalize().map_or(Vec2::ZERO, right_of);
         *dir += (n + side * SIDE_BIAS) * (b.repel_force * urgency(t, horizon) * share);
         // Counted where it pushes, past every early exit, so the count does not depend on
@@ -368,25 +370,26 @@ pub(super) fn near_miss(
 }
 
 /// The share w of the push of walker `o` on `b` (see *Right of way* in the steering rules):
-/// [`ARRIVED_SHARE`] from an arrived agent, else 1.5 when `o` has the right of way, 0.5 when
-/// `b` has it, 1 between equals.
+/// [`ARRIVED_SHARE`] from an arrived agent; else 1.5 when `o` has the right of way, 1 between
+/// equals, and `None` when `b` has it: the right of way is whole, its holder does not steer
+/// for the other at all (as Unity's avoidance priority: an agent ignores those of lower
+/// importance), and the other steers for both.
 #[inline(always)]
-fn share(b: &Body, o: &Body) -> f32 {
+fn share(b: &Body, o: &Body) -> Option<f32> {
     if o.arrived {
-        ARRIVED_SHARE
-    } else {
-        // (Contending for a target only on the final leg to it: nearer as the crow flies
-        // is nearer only there.)
-        let claim = |x: &Body| Claim {
-            priority: x.priority,
-            pos: x.pos,
-            target: if x.final_leg { x.target } else { Vec2::NAN },
-            passed: x.passed,
-        };
-        match outranks(claim(o), claim(b)) {
-            1 => 1.5,
-            -1 => 0.5,
-            _ => 1.0,
-        }
+        return Some(ARRIVED_SHARE);
+    }
+    // (Contending for a target only on the final leg to it: nearer as the crow flies
+    // is nearer only there.)
+    let claim = |x: &Body| Claim {
+        priority: x.priority,
+        pos: x.pos,
+        target: if x.final_leg { x.target } else { Vec2::NAN },
+        passed: x.passed,
+    };
+    match outranks(claim(o), claim(b)) {
+        1 => Some(1.5),
+        -1 => None,
+        _ => Some(1.0),
     }
 }
