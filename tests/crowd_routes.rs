@@ -236,3 +236,47 @@ fn agents_round_a_walls_end_from_their_targets_take_the_way_round_not_the_line_i
     }
     assert_eq!(left, 0, "agents still walking after 90 s");
 }
+
+#[test]
+fn of_two_priorities_head_on_in_a_passage_one_agent_wide_the_lower_gives_way() {
+    // A passage 1.2 m wide and 6 m long; agents of radius 0.4 m from either end, each bound
+    // beyond the other's end. The higher priority keeps steering for the lower one, so each
+    // stays the other's hit and the lower one learns to give way: both get through, the higher
+    // first, whichever end it starts from.
+    for mode in [RouteMode::Direct, RouteMode::Planned] {
+        for (pa, pb) in [(1.0, 0.0), (0.0, 1.0)] {
+            for off in [0.0f32, 0.05, -0.1] {
+                let mut c = Crowd::new(4).unwrap();
+                c.add_obstacle(wall((-3.0, 0.6), (3.0, 0.6))).unwrap();
+                c.add_obstacle(wall((-3.0, -0.6), (3.0, -0.6))).unwrap();
+                let a = c
+                    .add_agent(Vec3::new(-6.0, 0.0, off), 0.0, 1.3, 0.4)
+                    .unwrap();
+                let b = c
+                    .add_agent(Vec3::new(6.0, 0.0, 0.0), 0.0, 1.3, 0.4)
+                    .unwrap();
+                for (id, to, p) in [(a, 7.0, pa), (b, -7.0, pb)] {
+                    c.set_target(id, Vec3::new(to, 0.0, 0.0), 0.3).unwrap();
+                    c.set_route_mode(id, mode).unwrap();
+                    c.set_priority(id, p, 1, u32::MAX).unwrap();
+                }
+                let mut arrived = [None, None];
+                for k in 0..1200 {
+                    c.step(0.1, 1).unwrap();
+                    for (i, &x) in [a, b].iter().enumerate() {
+                        if arrived[i].is_none()
+                            && c.agent(x).unwrap().state() == AgentState::Arrived
+                        {
+                            arrived[i] = Some(k);
+                        }
+                    }
+                }
+                let case = format!("{mode:?}, priorities ({pa}, {pb}), offset {off}");
+                let (Some(ta), Some(tb)) = (arrived[0], arrived[1]) else {
+                    panic!("{case}: arrived at steps {arrived:?}");
+                };
+                assert_eq!(ta < tb, pa > pb, "{case}: arrived at steps {ta}, {tb}");
+            }
+        }
+    }
+}

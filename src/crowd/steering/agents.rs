@@ -371,9 +371,11 @@ pub(super) fn near_miss(
 
 /// The share w of the push of walker `o` on `b` (see *Right of way* in the steering rules):
 /// [`ARRIVED_SHARE`] from an arrived agent; else 1.5 when `o` has the right of way, 1 between
-/// equals, and `None` when `b` has it: the right of way is whole, its holder does not steer
-/// for the other at all (as Unity's avoidance priority: an agent ignores those of lower
-/// importance), and the other steers for both.
+/// equals; when `b` has it, 0.5 from an agent of lower priority, and `None` (no push, not
+/// its hit) from an equal it outranks in a contest for one goal: there the right of way is
+/// whole, its holder does not steer for the other at all, and the other steers for both. (A
+/// priority keeps both steering: two of different priorities blocked head on in a passage one
+/// agent wide then stay each other's hit, which is how the lower one learns to give way.)
 #[inline(always)]
 fn share(b: &Body, o: &Body) -> Option<f32> {
     if o.arrived {
@@ -389,7 +391,8 @@ fn share(b: &Body, o: &Body) -> Option<f32> {
     };
     match outranks(claim(o), claim(b)) {
         1 => Some(1.5),
-        -1 => None,
+        -1 if b.priority == o.priority => None,
+        -1 => Some(0.5),
         _ => Some(1.0),
     }
 }

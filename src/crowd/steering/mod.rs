@@ -14,9 +14,9 @@
 //!
 //! d = g + Σ repel_force · u(t) · w · (n + b),  u(t) = (1 − t / T)²,  T = fov_range / speed,
 //!
-//! where w is the priority share (1 for equals, 1.5 when the other has the right of way, and
-//! no push at all when this one has it: the higher priority, or, of equal priorities bound for
-//! the same target, the one nearer it; see *Right of way*) and b is a deterministic side bias: for
+//! where w is the priority share (1 for equals, 1.5 when the other has the right of way, 0.5
+//! when this one has it by priority, and no push at all when it has it as the nearer of equals
+//! bound for the same target; see *Right of way*) and b is a deterministic side bias: for
 //! agents, 0.35 × the right-hand perpendicular of the relative motion (head-on pairs both step right and pass; a perfectly
 //! symmetric circle turns into a roundabout instead of deadlocking); for obstacles, the
 //! tangent of the surface toward the obstacle's nearer edge (ties: right; on a planned or
@@ -87,10 +87,11 @@
 //! priorities contending for one goal, who came to it first: an agent that already left that
 //! goal of its queue (see [`goals`](super::goals)) over those on the final leg to it, and of
 //! two on the final leg to it, the one nearer it (only there is nearer as the crow flies
-//! nearer along the way). The right of way is whole: its holder does not steer for the other
-//! at all (as Unity's avoidance priority, which ignores agents of lower importance); the other
-//! steers for both (w = 1.5), and the holder still brakes for a walker right in its way. One
-//! rule for every shared goal: a crowd pressing into one point lets its front in instead of
+//! nearer along the way). Between equals the right of way is whole: its holder does not steer
+//! for the other at all; the other steers for both (w = 1.5), and the holder still brakes for a
+//! walker right in its way. (A priority keeps both steering, 0.5 and 1.5: each stays the
+//! other's hit, so that of two blocked head on in a passage one agent wide the lower one gives
+//! way, see *Give way*.) One rule for every shared goal: a crowd pressing into one point lets its front in instead of
 //! pressing symmetrically round the empty point, and lets out those leaving it for goals
 //! beyond. Measured with `examples/shared_goal` (agents of radius 0.3 m at 1.3 m/s, arrival
 //! radius 0.25 m, leaving at their last goal): 100 agents on a 20 m ring sent to its centre all
