@@ -246,8 +246,14 @@ fn through_one_point(n: usize, seconds: f32) -> usize {
         ];
         c.set_goals(id, &goals, OnArrival::Despawn).unwrap();
     }
+    leave(&mut c, n, seconds).0
+}
+
+/// Steps `c` (0.1 s a step) until `n` agents have left it or `limit` s have passed: how many
+/// left, and the simulated time (s) at which the last of all `n` did.
+fn leave(c: &mut Crowd, n: usize, limit: f32) -> (usize, Option<f32>) {
     let mut gone = 0;
-    for _ in 0..(seconds / 0.1) as usize {
+    for step in 1..=(limit / 0.1) as usize {
         c.step(0.1, 1).unwrap();
         gone += c
             .events()
@@ -255,10 +261,10 @@ fn through_one_point(n: usize, seconds: f32) -> usize {
             .filter(|e| e.kind == EventKind::Despawned)
             .count();
         if gone == n {
-            break;
+            return (gone, Some(step as f32 * 0.1));
         }
     }
-    gone
+    (gone, None)
 }
 
 #[test]
@@ -308,19 +314,7 @@ fn ring_to_centre(n: usize, ring: f32, limit: f32) -> Option<f32> {
         c.set_goals(id, &[Goal::new(at(0.0, 0.0), 0.25)], OnArrival::Despawn)
             .unwrap();
     }
-    let mut gone = 0;
-    for step in 1..=(limit / 0.1) as usize {
-        c.step(0.1, 1).unwrap();
-        gone += c
-            .events()
-            .iter()
-            .filter(|e| e.kind == EventKind::Despawned)
-            .count();
-        if gone == n {
-            return Some(step as f32 * 0.1);
-        }
-    }
-    None
+    leave(&mut c, n, limit).1
 }
 
 #[test]
