@@ -9,105 +9,36 @@
 //! agents' final positions (equal hashes: equal bits, e.g. before and after a change to the
 //! planner that must not change where agents walk).
 
-use std::time::Instant;
-
-use glam::Vec3;
-use wayfarer::crowd::{Crowd, Obstacle, RouteMode};
-
 #[path = "common/args.rs"]
 mod args;
+#[path = "common/radii_scene.rs"]
+mod radii_scene;
 use args::arg;
-
-/// Circle obstacles in the scene.
-const OBSTACLES: usize = 200;
-
-/// A small deterministic generator (SplitMix64), so every run builds the same scene.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> f32 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        ((z ^ (z >> 31)) >> 40) as f32 / (1u64 << 24) as f32
-    }
-
-    fn range(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * self.next()
-    }
-}
-
-/// The radius of agent `i` of `n` for a spread.
-fn radius(spread: &str, i: usize, rng: &mut Rng) -> f32 {
-    match spread {
-        "one" => 0.4,
-        "nine" => 0.2 + 0.05 * (i % 9) as f32,
-        _ => rng.range(0.2, 0.6),
-    }
-}
-
-/// The scene for a spread of radii: `n` planned agents, [`OBSTACLES`] circles.
-fn scene(n: usize, spread: &str, budget: usize) -> Crowd {
-    let mut crowd = Crowd::new(n).expect("a crowd");
-    crowd.set_route_budget(budget).expect("a budget in 1..=64");
-    let half = (n as f32 * 16.0).sqrt() / 2.0;
-    let mut rng = Rng(7);
-    for _ in 0..OBSTACLES {
-        let center = Vec3::new(rng.range(-half, half), 0.0, rng.range(-half, half));
-        let radius = rng.range(0.3, 1.0);
-        crowd
-            .add_obstacle(Obstacle::Circle { center, radius })
-            .expect("a valid obstacle");
-    }
-    let mut radii = Rng(11);
-    for i in 0..n {
-        let (x, z) = (rng.range(-half, half), rng.range(-half, half));
-        let r = radius(spread, i, &mut radii);
-        let id = crowd
-            .add_agent(Vec3::new(x, 0.0, z), rng.range(-3.1, 3.1), 1.3, r)
-            .expect("a valid agent");
-        crowd.set_route_mode(id, RouteMode::Planned).unwrap();
-        crowd
-            .set_target(id, Vec3::new(-x, 0.0, -z), 0.3)
-            .expect("a valid target");
-    }
-    crowd
-}
+use radii_scene::{run, scene, SPREADS};
 
 fn main() {
     let (n, steps) = (arg(1, 700), arg(2, 300).max(1));
     let budget = arg(3, 4);
     let only = std::env::args().nth(4);
-    for spread in ["one", "nine", "spread"] {
+    for spread in SPREADS {
         if only.as_deref().is_some_and(|o| o != spread) {
             continue;
         }
         let mut crowd = scene(n, spread, budget);
-        let (mut total, mut worst) = (0.0f64, 0.0f64);
-        for _ in 0..steps {
-            let t = Instant::now();
-            crowd.step(0.1, 1).expect("a step");
-            let ms = t.elapsed().as_secs_f64() * 1e3;
-            total += ms;
-            worst = worst.max(ms);
-        }
+        let t = run(&mut crowd, steps);
         let p = crowd.planner();
-        let hash = crowd.agents().fold(0u64, |h, (_, a)| {
-            let bits = (a.position.x.to_bits() as u64) << 32 | a.position.z.to_bits() as u64;
-            (h ^ bits).wrapping_mul(0x0100_0000_01b3)
-        });
         println!(
-            "{:>12}: {n} agents, {steps} steps, budget {budget}: mean {:.2} ms, worst {:.2} ms (fields computed {}, paths searched {}), hash {hash:016x}",
+            "{:>12}: {n} agents, {steps} steps, budget {budget}: mean {:.2} ms, worst {:.2} ms (fields computed {}, paths searched {}), hash {:016x}",
             match spread {
                 "one" => "one radius",
                 "nine" => "nine radii",
                 _ => "radii spread",
             },
-            total / steps as f64,
-            worst,
+            t.mean,
+            t.worst,
             p.fields_computed(),
             p.paths_searched(),
+            t.hash,
         );
     }
 }
