@@ -641,7 +641,12 @@ fn radii(md: &mut String, machine: &str) {
         for _ in 0..2 {
             let mut crowd = radii_scene::scene(n, spread, budget);
             let t = radii_scene::run(&mut crowd, steps);
-            eprintln!("  {spread}: final positions hash {:016x}", t.hash);
+            eprintln!(
+                "  {spread}: {} of {n} arrived, {:.1} s walking per agent, final positions hash {:016x}",
+                t.arrived,
+                t.walking / n as f64,
+                t.hash
+            );
             mean = mean.min(t.mean);
             worst = worst.min(t.worst);
         }

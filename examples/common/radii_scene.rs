@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use glam::Vec3;
-use wayfarer::crowd::{Crowd, Obstacle, RouteMode};
+use wayfarer::crowd::{AgentState, Crowd, Obstacle, RouteMode};
 
 /// Circle obstacles in the scene.
 pub const OBSTACLES: usize = 200;
@@ -78,25 +78,41 @@ pub struct Timed {
     pub worst: f64,
     /// Hash of the agents' final positions (equal hashes: equal bits).
     pub hash: u64,
+    /// Agents arrived at their targets at the end.
+    pub arrived: usize,
+    /// Seconds the agents spent walking, summed over agents (an agent not arrived at the
+    /// end counts the whole run): how good the routes are, beside how fast they come.
+    pub walking: f64,
 }
 
 /// Steps `crowd` `steps` times (0.1 s, one thread), timing each step.
 pub fn run(crowd: &mut Crowd, steps: usize) -> Timed {
     let (mut total, mut worst) = (0.0f64, 0.0f64);
+    let mut walking = 0usize;
     for _ in 0..steps {
         let t = Instant::now();
         crowd.step(0.1, 1).expect("a step");
         let ms = t.elapsed().as_secs_f64() * 1e3;
         total += ms;
         worst = worst.max(ms);
+        walking += crowd
+            .agents()
+            .filter(|(_, a)| a.state() != AgentState::Arrived)
+            .count();
     }
     let hash = crowd.agents().fold(0u64, |h, (_, a)| {
         let bits = (a.position.x.to_bits() as u64) << 32 | a.position.z.to_bits() as u64;
         (h ^ bits).wrapping_mul(0x0100_0000_01b3)
     });
+    let arrived = crowd
+        .agents()
+        .filter(|(_, a)| a.state() == AgentState::Arrived)
+        .count();
     Timed {
         mean: total / steps.max(1) as f64,
         worst,
         hash,
+        arrived,
+        walking: walking as f64 * 0.1,
     }
 }
