@@ -85,34 +85,35 @@ pub struct Timed {
     pub walking: f64,
 }
 
-/// Steps `crowd` `steps` times (0.1 s, one thread), timing each step.
+/// The step, seconds.
+const DT: f32 = 0.1;
+
+/// Steps `crowd` `steps` times ([`DT`], one thread), timing each step.
 pub fn run(crowd: &mut Crowd, steps: usize) -> Timed {
     let (mut total, mut worst) = (0.0f64, 0.0f64);
-    let mut walking = 0usize;
+    // Agents not arrived after the last step, and their sum over the steps.
+    let (mut left, mut walking) = (crowd.agent_count(), 0usize);
     for _ in 0..steps {
         let t = Instant::now();
-        crowd.step(0.1, 1).expect("a step");
+        crowd.step(DT, 1).expect("a step");
         let ms = t.elapsed().as_secs_f64() * 1e3;
         total += ms;
         worst = worst.max(ms);
-        walking += crowd
+        left = crowd
             .agents()
             .filter(|(_, a)| a.state() != AgentState::Arrived)
             .count();
+        walking += left;
     }
     let hash = crowd.agents().fold(0u64, |h, (_, a)| {
         let bits = (a.position.x.to_bits() as u64) << 32 | a.position.z.to_bits() as u64;
         (h ^ bits).wrapping_mul(0x0100_0000_01b3)
     });
-    let arrived = crowd
-        .agents()
-        .filter(|(_, a)| a.state() == AgentState::Arrived)
-        .count();
     Timed {
         mean: total / steps.max(1) as f64,
         worst,
         hash,
-        arrived,
-        walking: walking as f64 * 0.1,
+        arrived: crowd.agent_count() - left,
+        walking: walking as f64 * f64::from(DT),
     }
 }
