@@ -192,7 +192,12 @@ impl Shape {
     /// Radius of a circle around `center` holding the whole shape.
     #[inline]
     pub fn bounding_radius(&self) -> f32 {
-        self.half.length() + self.round
+        // (A circle's is its radius: the same bits as the sum, without a square root.)
+        if self.half == Vec2::ZERO {
+            self.round
+        } else {
+            self.half.length() + self.round
+        }
     }
 
     /// Half extents of the world-space bounding box, including the rounding.

@@ -41,14 +41,25 @@ pub(super) const REP_SAMPLES: usize = 3;
 pub(super) const EDGES: [(i64, i64); 4] = [(1, 0), (0, 1), (1, 1), (-1, 1)];
 
 /// The least of `start` and the clearances of point `p` from the listed obstacles. An obstacle
-/// whose bounding circle lies beyond the least so far cannot lower it and is skipped.
+/// whose bounding circle lies beyond the least so far cannot lower it and is skipped. For a
+/// circle the bound is its clearance ([`Shape::contact`]'s distance: the distance to its
+/// centre less its radius, the same operations), taken as it is rather than computed twice.
 pub(super) fn clearance_at(shapes: &[Option<Shape>], list: &[u32], p: Vec2, start: f32) -> f32 {
     list.iter()
         .fold(start, |best, &i| match &shapes[i as usize] {
-            Some(s) if s.center.distance(p) - s.bounding_radius() < best + PRUNE_SLACK => {
-                best.min(s.contact(p).distance)
+            Some(s) => {
+                let bound = s.center.distance(p) - s.bounding_radius();
+                if bound < best + PRUNE_SLACK {
+                    best.min(if s.half == Vec2::ZERO {
+                        bound
+                    } else {
+                        s.contact(p).distance
+                    })
+                } else {
+                    best
+                }
             }
-            _ => best,
+            None => best,
         })
 }
 
@@ -452,6 +463,11 @@ impl Planner {
             for j in 0..REP_SAMPLES {
                 for i in 0..REP_SAMPLES {
                     let off = Vec2::new(i as f32 + 0.5, j as f32 + 0.5) / k - 0.5;
+                    // (The centre's sample is the centre: its clearance is `at_centre`,
+                    // never strictly clearer.)
+                    if off == Vec2::ZERO {
+                        continue;
+                    }
                     let p = centre + off * cell;
                     // Clearance grows no faster than distance: the bound prunes the obstacles
                     // (the nearest is below it, with room for rounding).
