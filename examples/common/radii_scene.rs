@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use glam::Vec3;
-use wayfarer::crowd::{AgentState, Crowd, Obstacle, RouteMode};
+use wayfarer::crowd::{AgentState, Crowd, Obstacle, ObstacleId, RouteMode};
 
 /// Circle obstacles in the scene.
 pub const OBSTACLES: usize = 200;
@@ -116,4 +116,28 @@ pub fn run(crowd: &mut Crowd, steps: usize) -> Timed {
         arrived: crowd.agent_count() - left,
         walking: walking as f64 * f64::from(DT),
     }
+}
+
+/// Moves every obstacle of `crowd` 0.1 m along x (each removed and added: more changes in one
+/// step than the crowd tracks, so its planner builds the grid again) and steps `steps` times
+/// ([`DT`], one thread): the worst of those steps, milliseconds (a rebuild while the crowd
+/// runs: the planner builds the grid in slices within the route budget).
+pub fn rebuild_worst(crowd: &mut Crowd, steps: usize) -> f64 {
+    let moved: Vec<(ObstacleId, Obstacle)> = crowd.obstacles().map(|(id, o)| (id, *o)).collect();
+    for (id, o) in moved {
+        crowd.remove_obstacle(id).expect("a live obstacle");
+        if let Obstacle::Circle { center, radius } = o {
+            let center = center + Vec3::new(0.1, 0.0, 0.0);
+            crowd
+                .add_obstacle(Obstacle::Circle { center, radius })
+                .expect("a valid obstacle");
+        }
+    }
+    let mut worst = 0.0f64;
+    for _ in 0..steps {
+        let t = Instant::now();
+        crowd.step(DT, 1).expect("a step");
+        worst = worst.max(t.elapsed().as_secs_f64() * 1e3);
+    }
+    worst
 }

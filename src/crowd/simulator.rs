@@ -665,7 +665,15 @@ impl Crowd {
     /// field's cells per unit of budget); when they run out, the waiting agents take turns
     /// (each may search once every few sub-steps, as many as asked per search given, so the
     /// first agents in slot order do not take them all), and those out of turn or out of
-    /// searches walk straight at their targets meanwhile.
+    /// searches walk straight at their targets meanwhile. The planning grid is built at once
+    /// at the first step with a planned agent (as at a level's load); when it must be built
+    /// again while the crowd runs (an obstacle moved off it, or more than 64 obstacles
+    /// changed in a step, or a change too wide for a local update), the rebuild runs within the
+    /// same budget: a sub-step builds the rows of about `fields_per_step` × 65 536 ÷
+    /// [`GRID_FIELDS`](super::planner::GRID_FIELDS) (12) cells, computing no field (a build
+    /// costs about 12 fields of its size), and planned agents walk straight at their targets
+    /// until it is done (a grid of up to 21 845 cells in one sub-step at the default budget,
+    /// the largest in three; obstacles changed meanwhile are applied when it ends).
     /// Results stay deterministic and the same for any thread count.
     ///
     /// `fields_per_step` must be in `1..=MAX_FIELDS_PER_STEP` (64): 0 and values above are
@@ -702,12 +710,8 @@ impl Crowd {
     /// Brings the planner up to date with the obstacles (a local update, or a rebuild), and
     /// has every agent plan again.
     pub(super) fn update_planner(&mut self) {
-        match self.changed.take() {
-            Some(changed) => {
-                self.planner.update(&self.shapes, &changed);
-            }
-            None => self.planner.rebuild(&self.shapes),
-        }
+        let changed = self.changed.take();
+        self.planner.refresh(&self.shapes, changed.as_deref());
         for a in self.agents.items.iter_mut().flatten() {
             a.plan.2 = 0;
         }

@@ -8,6 +8,7 @@ use super::fields::Freshness;
 use super::level;
 use super::lists::Area;
 use super::lists::CellLists;
+#[cfg(any(test, debug_assertions))]
 use super::lists::LIST_ITEMS;
 use super::Planner;
 use super::CLEARANCE_CAP;
@@ -98,7 +99,8 @@ pub(super) fn segment_clearance(
 pub(super) const PRUNE_SLACK: f32 = 1e-3;
 
 impl Planner {
-    /// Rebuilds the clearance grid for these obstacles and drops every cached field.
+    /// Rebuilds the clearance grid for these obstacles and drops every cached field, at once.
+    #[cfg(test)]
     pub(crate) fn rebuild(&mut self, shapes: &[Option<Shape>]) {
         self.rebuild_in_runs(shapes, LIST_ITEMS, Self::layout(shapes));
     }
@@ -115,22 +117,32 @@ impl Planner {
     /// that is mostly right rather than walk straight while they wait) until repaired within a
     /// step's budget ([`Self::repair`]: the same bits as computing them again, at a fraction of the
     /// cost). A rebuild drops them all. Returns whether the update was local.
+    #[cfg(test)]
     pub(crate) fn update(&mut self, shapes: &[Option<Shape>], changed: &[Shape]) -> bool {
-        self.update_listing(shapes, changed, LIST_ITEMS)
+        self.update_listing(shapes, changed, LIST_ITEMS, false)
     }
 
     /// [`Self::update`], rebuilding (in runs of at most `list_items` entries) when an area's
-    /// lists would hold more than `list_items` entries.
+    /// lists would hold more than `list_items` entries; a rebuild is only started (left to
+    /// [`Self::build_step`]) when `sliced`. A build under way is finished first.
     pub(super) fn update_listing(
         &mut self,
         shapes: &[Option<Shape>],
         changed: &[Shape],
         list_items: usize,
+        sliced: bool,
     ) -> bool {
+        self.advance_build(shapes, usize::MAX);
         let layout = self.layout_for_update(shapes);
+        let rebuild = |p: &mut Self| {
+            p.start_build(shapes, list_items, layout);
+            if !sliced {
+                p.advance_build(shapes, usize::MAX);
+            }
+            false
+        };
         if layout.is_none() || layout != self.current_layout() {
-            self.rebuild_in_runs(shapes, list_items, layout);
-            return false;
+            return rebuild(self);
         }
         // A field computed only in part goes on over the grid it began on: each is finished
         // now, before the grid changes (see `Planner::settle`).
@@ -152,8 +164,7 @@ impl Planner {
         }
         let cells: usize = areas.iter().map(|a| a.cells(self.nx)).sum();
         if cells * 4 >= self.nx * self.nz {
-            self.rebuild_in_runs(shapes, list_items, layout);
-            return false;
+            return rebuild(self);
         }
         // What the cells about to change held, to tell which fields stay true.
         let before: Vec<(usize, f32, [f32; 4])> = areas
@@ -165,8 +176,7 @@ impl Planner {
         for a in &areas {
             // (Obstacles overlapping by the thousand: the rebuild lists them in runs.)
             if !lists.build(self, shapes, far, Err(list_items), *a) {
-                self.rebuild_in_runs(shapes, list_items, layout);
-                return false;
+                return rebuild(self);
             }
             for c in a.iter(self.nx) {
                 self.set_point(shapes, &lists, &mut close, c);
@@ -340,42 +350,22 @@ impl Planner {
     }
 
     /// [`Self::rebuild`] on the grid `layout` (which covers the obstacles), listing obstacles
-    /// per cell in runs of at most `list_items` entries.
+    /// per cell in runs of at most `list_items` entries, at once.
+    #[cfg(any(test, debug_assertions))]
     pub(super) fn rebuild_in_runs(
         &mut self,
         shapes: &[Option<Shape>],
         list_items: usize,
         layout: Option<Layout>,
     ) {
-        self.fields.clear();
-        self.keys.clear();
-        self.clearance.clear();
-        self.block_min.clear();
-        self.rep.clear();
-        self.rep_clear.clear();
-        self.edge.clear();
-        self.reach.clear();
-        self.reach_level.clear();
-        self.point_level.clear();
-        self.nx = 0;
-        self.nz = 0;
-        let Some((origin, cell, nx, nz)) = layout else {
-            return;
-        };
-        (self.origin, self.cell, self.nx, self.nz) = (origin, cell, nx, nz);
-        let cells = nx * nz;
-        self.clearance.resize(cells, CLEARANCE_CAP);
-        self.rep.resize(cells, Vec2::ZERO);
-        self.rep_clear.resize(cells, CLEARANCE_CAP);
-        self.edge.resize(cells, [0.0; 4]);
-        self.reach.resize(cells, [f32::NEG_INFINITY; 8]);
-        self.reach_level.resize(cells, 0);
-        self.point_level.resize(cells, 0);
-        // Per cell, the obstacles that come within `far` are listed (the only ones that can
-        // lower a clearance), in runs of cells of at most `list_items` entries (one run unless
-        // the obstacles overlap by the thousand), so memory stays bounded whatever the
-        // obstacles.
-        let far = self.far();
+        self.start_build(shapes, list_items, layout);
+        self.advance_build(shapes, usize::MAX);
+    }
+
+    /// Builds the grid laid out by `start_build` with the obstacles listed per cell in runs of
+    /// cells of at most `list_items` entries (obstacles overlapping by the thousand), at once.
+    pub(super) fn build_in_runs(&mut self, shapes: &[Option<Shape>], list_items: usize) {
+        let (far, cells) = (self.far(), self.nx * self.nz);
         let all = Area::all(self);
         let mut counts = vec![0u32; cells];
         CellLists::scatter(self, shapes, far, all, |c, _| counts[c] += 1);
@@ -405,8 +395,7 @@ impl Planner {
                 self.set_edges(shapes, &lists, c);
             }
         }
-        self.block_min = vec![CLEARANCE_CAP; nx.div_ceil(BLOCK) * nz.div_ceil(BLOCK)];
-        self.set_block_mins(Area::all(self));
+        self.set_block_mins(all);
         for c in 0..cells {
             self.set_reach(c);
         }

@@ -78,7 +78,7 @@ impl Area {
 
 /// For an area of planning cells, the obstacles that come within some distance of each cell's
 /// centre, obstacles ascending within a cell.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct CellLists {
     /// The area's first cell.
     pub(super) first: usize,

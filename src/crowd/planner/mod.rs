@@ -44,13 +44,19 @@
 //! (and is kept while it covers at most twice the area the obstacles alone would get), so an
 //! obstacle that keeps moving outward re-lays the grid only now and then.
 //!
+//! A crowd builds its first grid at once; a grid in use that must be built again (re-laid, or
+//! changed too widely for a local update) is rebuilt in slices (`build`): a sub-step spends its
+//! route budget on a share of the grid's cells ([`GRID_FIELDS`]), and planned agents walk
+//! straight at their targets until the build ends, so no step of play pays for a whole grid.
+//!
 //! The files, one concept each: `grid` (the clearance grid and its local updates; `lists`, the
-//! obstacles near each cell), `sight` (lines of sight and straight slides), `fields` (the field
+//! obstacles near each cell; `build`, building it in slices), `sight` (lines of sight and straight slides), `fields` (the field
 //! cache, each field's seeds, and running a field's search as far as agents read it), `spread`
 //! (Dijkstra's algorithm: computing and repairing a field), `route` (an agent's next route
 //! point along its field), `search` (an agent's own A* searches: waiting for a field, giving
 //! way, the last stretch).
 
+mod build;
 mod fields;
 mod grid;
 mod lists;
@@ -63,6 +69,7 @@ mod tests;
 
 use super::buckets::Buckets;
 use super::paths::Search;
+pub use build::GRID_FIELDS;
 use fields::Field;
 use fields::Freshness;
 use fields::KeyHash;
@@ -226,6 +233,8 @@ pub struct Planner {
     stride: u64,
     asked: u64,
     granted: u64,
+    /// A build of the grid under way (see [`build`]).
+    pending: Option<Box<build::GridBuild>>,
 }
 
 impl Default for Planner {
@@ -263,6 +272,7 @@ impl Default for Planner {
             stride: 1,
             asked: 0,
             granted: 0,
+            pending: None,
         }
     }
 }

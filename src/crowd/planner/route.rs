@@ -90,6 +90,11 @@ impl Planner {
         if self.nx == 0 {
             return (target, true);
         }
+        // The grid is being built: straight at the target meanwhile, asking again next
+        // sub-step (as when waiting for a field).
+        if self.building() {
+            return (target, false);
+        }
         let need = self.need(radius);
         let step = (0.25 * radius).max(0.125 * self.cell);
         if pos.distance(target) <= 2.0 * radius + self.cell

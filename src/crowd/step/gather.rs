@@ -42,6 +42,7 @@ impl Crowd {
     #[inline(never)]
     pub(super) fn gather(&mut self) -> Option<(f32, f32, f32)> {
         self.planner.begin_step();
+        self.planner.build_step(&self.shapes);
         self.sub_steps += 1;
         let now = self.sub_steps;
         self.standoffs.yields.retain(|y| y.3 > now);

@@ -369,8 +369,8 @@ fn an_update_past_the_list_limit_rebuilds_in_runs() {
     });
     let changed = [s, moved[7].unwrap()];
     let (mut big, mut small) = (p.clone(), p);
-    assert!(big.update_listing(&moved, &changed, LIST_ITEMS));
-    assert!(!small.update_listing(&moved, &changed, 64));
+    assert!(big.update_listing(&moved, &changed, LIST_ITEMS, false));
+    assert!(!small.update_listing(&moved, &changed, 64, false));
     let mut fresh = Planner::default();
     fresh.rebuild(&moved);
     assert_eq!(grid_bits(&big), grid_bits(&fresh));
@@ -400,6 +400,7 @@ fn the_crowd_updates_its_planner_as_a_rebuild_would() {
             .unwrap();
         }
         step(c, 1);
+        built(c);
         let shapes = shapes_of(c);
         assert!(covers(c.planner(), &shapes), "round {round}");
         let fresh = rebuilt_like(c.planner(), &shapes);
@@ -450,4 +451,61 @@ fn an_obstacle_moving_out_past_the_grid_re_lays_it_only_now_and_then() {
     let old = shapes.pop().unwrap().unwrap();
     assert!(!p.update(&shapes, &[old]));
     assert!(spare(&p, &shapes) <= KEEP_AREA);
+}
+
+#[test]
+fn a_rebuild_runs_in_slices_and_applies_the_changes_made_meanwhile() {
+    // A crowd builds its first grid at once. An obstacle placed off it re-lays it: with a
+    // route budget of 1 the rebuild runs over several sub-steps (a share of the cells each,
+    // no field computed), while obstacles are removed and added (slots freed and taken again
+    // among them). When it ends, the grid is the one a rebuild over the obstacles as they are
+    // then gives, and fields come again.
+    let mut s = Scenario::obstacle_field(20, 40, 3);
+    let c = &mut s.crowd;
+    c.set_route_budget(1).unwrap();
+    step(c, 1);
+    assert!(!c.planner().building(), "a first grid is built at once");
+    let computed = c.planner().fields_computed();
+    assert!(computed > 0);
+    let far = c
+        .add_obstacle(Obstacle::Circle {
+            center: Vec3::new(60.0, 0.0, 0.0),
+            radius: 1.0,
+        })
+        .unwrap();
+    step(c, 1);
+    assert!(c.planner().building());
+    let cells_a_step = MAX_PLANNER_CELLS as usize / GRID_FIELDS;
+    assert!(
+        c.planner().cells() > 2 * cells_a_step,
+        "{}",
+        c.planner().cells()
+    );
+    let mut rng = SplitMix(13);
+    let mut during = 1;
+    while c.planner().building() {
+        assert_eq!(c.planner().fields_computed(), computed);
+        let ids: Vec<ObstacleId> = c
+            .obstacles()
+            .map(|(id, _)| id)
+            .filter(|&id| id != far)
+            .collect();
+        let id = ids[(rng.next_u64() % ids.len() as u64) as usize];
+        c.remove_obstacle(id).unwrap();
+        c.add_obstacle(random_obstacle(&mut rng, 15.0)).unwrap();
+        step(c, 1);
+        during += 1;
+    }
+    // (Each sub-step builds the rows of at least `cells_a_step` cells.)
+    let rows = cells_a_step.div_ceil(c.planner().nx);
+    assert_eq!(
+        during,
+        (c.planner().nz + 1).div_ceil(rows),
+        "{during} steps"
+    );
+    let shapes = shapes_of(c);
+    let fresh = rebuilt_like(c.planner(), &shapes);
+    assert_eq!(grid_bits(c.planner()), grid_bits(&fresh));
+    step(c, 2);
+    assert!(c.planner().fields_computed() > computed);
 }

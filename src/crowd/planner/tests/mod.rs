@@ -32,6 +32,21 @@ fn step(c: &mut Crowd, steps: usize) {
     }
 }
 
+/// Steps until the planner's grid build under way, if any, has ended (a crowd builds the grid
+/// in slices over its sub-steps).
+fn built(c: &mut Crowd) {
+    for _ in 0..GRID_FIELDS {
+        if !c.planner().building() {
+            return;
+        }
+        step(c, 1);
+    }
+    assert!(
+        !c.planner().building(),
+        "a build ends within GRID_FIELDS steps"
+    );
+}
+
 /// A wall across x = 0 (boxes 1 m thick reaching 30 m to each side) with a door `width`
 /// wide centred on z = `z0`, and one planned agent of radius 0.3 walking at 1.3 m/s from
 /// x = −6 to x = 6 along the door's line: the seconds it takes to arrive (`None`: not in

@@ -143,6 +143,7 @@ fn the_planner_waits_for_an_agent_that_plans() {
     c.set_route_mode(agents[0], RouteMode::Planned).unwrap();
     step(c, 1);
     assert!(c.planner().cells() > 0);
+    assert!(!c.planner().building(), "a first grid is built at once");
     assert_eq!(grid_bits(c.planner()), fresh(c));
     // Switched back: the changes are noted, not applied; a new planned agent applies them.
     c.set_route_mode(agents[0], RouteMode::Waypoints).unwrap();
@@ -152,6 +153,7 @@ fn the_planner_waits_for_an_agent_that_plans() {
     let id = c.add_agent(Vec3::ZERO, 0.0, 1.3, 0.3).unwrap();
     c.set_route_mode(id, RouteMode::Planned).unwrap();
     step(c, 1);
+    built(c);
     assert_eq!(grid_bits(c.planner()), fresh(c));
     assert!(c.planner().fields_computed() > 0);
     // Removed: no planned agent is left.
@@ -165,6 +167,7 @@ fn the_planner_waits_for_an_agent_that_plans() {
     c.add_agent(Vec3::new(1.0, 0.0, 1.0), 0.0, 1.3, 0.3)
         .unwrap();
     step(c, 1);
+    built(c);
     assert_eq!(grid_bits(c.planner()), fresh(c));
 }
 
