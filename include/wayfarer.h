@@ -638,76 +638,6 @@ WfStatus wf_crowd_read_hits(const struct WfCrowd *crowd,
                             float *out_normals,
                             size_t out_normals_capacity);
 
-// Gives agent `id` a queue of `count` goals: it walks to the first now; on reaching each
-// (within its arrival radius, not stopped short against others) it waits that goal's wait,
-// then takes the next; at the last it does what `on_arrival` says (`WF_ON_ARRIVAL_*`).
-// `targets` holds `count` points (xyz); `arrival_radii` and `waits` hold `count` floats each,
-// or are NULL (every radius the agent's arrival radius; no waits). Replaces any queue the
-// agent had; `count` 0 drops it (the agent keeps its target and stops there). Checked before
-// anything changes: unknown id `WF_STATUS_OUT_OF_RANGE`, NaN/Inf `WF_STATUS_NON_FINITE`,
-// a negative radius or wait or an unknown `on_arrival` `WF_STATUS_INVALID_ARGUMENT`.
-//
-// # Safety
-// `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given.
-WfStatus wf_crowd_set_goals(struct WfCrowd *crowd,
-                            uint32_t id,
-                            const float *targets,
-                            const float *arrival_radii,
-                            const float *waits,
-                            size_t count,
-                            uint32_t on_arrival);
-
-// Adds a goal at `target` (xyz), reached within `arrival_radius`, waited at for `wait`
-// seconds, to the end of agent `id`'s queue (an agent without one gets a queue whose first
-// goal is its target).
-//
-// # Safety
-// `crowd` must be NULL or a live crowd; `target` NULL or 3 floats.
-WfStatus wf_crowd_push_goal(struct WfCrowd *crowd,
-                            uint32_t id,
-                            const float *target,
-                            float arrival_radius,
-                            float wait);
-
-// Sets what agent `id` does at the last goal of its queue (`WF_ON_ARRIVAL_*`; other values:
-// `WF_STATUS_INVALID_ARGUMENT`).
-//
-// # Safety
-// `crowd` must be NULL or a live crowd.
-WfStatus wf_crowd_set_on_arrival(struct WfCrowd *crowd,
-                                 uint32_t id,
-                                 uint32_t on_arrival);
-
-// Writes how many goals agent `id` has left after the one it walks to now (0 without a queue).
-//
-// # Safety
-// `crowd` must be NULL or a live crowd; `out_count` valid.
-WfStatus wf_crowd_goals_left(const struct WfCrowd *crowd,
-                             uint32_t id,
-                             size_t *out_count);
-
-// Reads what happened during the last `wf_crowd_step` (a refused step reports nothing): for
-// each event, its kind
-// (`WF_EVENT_*`), the agent's id, how many goals the agent had reached before this one, and
-// where it stood (xyz). `out_count` (required) gets the number of events; every other output
-// is optional (NULL: not wanted) and must hold that many (capacities in events), else
-// `WF_STATUS_BUFFER_TOO_SMALL` with only `out_count` written. Call with every array NULL to
-// ask the count.
-//
-// # Safety
-// `crowd` must be NULL or a live crowd; arrays NULL or of the capacities given, not
-// overlapping; `out_count` valid.
-WfStatus wf_crowd_read_events(const struct WfCrowd *crowd,
-                              uint32_t *out_kinds,
-                              size_t out_kinds_capacity,
-                              uint32_t *out_agents,
-                              size_t out_agents_capacity,
-                              uint32_t *out_goals,
-                              size_t out_goals_capacity,
-                              float *out_positions,
-                              size_t out_positions_capacity,
-                              size_t *out_count);
-
 // Evaluates the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
 // parameters `ts` (clamped to [0, 1]). Writes `count` positions to `out_positions` and, if
 // `out_derivatives` is not NULL, `count` first derivatives to it; both capacities are in
@@ -875,6 +805,76 @@ WfStatus wf_bezier_chain_length(const float *control_points,
                                 const uint32_t *degrees,
                                 size_t piece_count,
                                 float *out_length);
+
+// Gives agent `id` a queue of `count` goals: it walks to the first now; on reaching each
+// (within its arrival radius, not stopped short against others) it waits that goal's wait,
+// then takes the next; at the last it does what `on_arrival` says (`WF_ON_ARRIVAL_*`).
+// `targets` holds `count` points (xyz); `arrival_radii` and `waits` hold `count` floats each,
+// or are NULL (every radius the agent's arrival radius; no waits). Replaces any queue the
+// agent had; `count` 0 drops it (the agent keeps its target and stops there). Checked before
+// anything changes: unknown id `WF_STATUS_OUT_OF_RANGE`, NaN/Inf `WF_STATUS_NON_FINITE`,
+// a negative radius or wait or an unknown `on_arrival` `WF_STATUS_INVALID_ARGUMENT`.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given.
+WfStatus wf_crowd_set_goals(struct WfCrowd *crowd,
+                            uint32_t id,
+                            const float *targets,
+                            const float *arrival_radii,
+                            const float *waits,
+                            size_t count,
+                            uint32_t on_arrival);
+
+// Adds a goal at `target` (xyz), reached within `arrival_radius`, waited at for `wait`
+// seconds, to the end of agent `id`'s queue (an agent without one gets a queue whose first
+// goal is its target).
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; `target` NULL or 3 floats.
+WfStatus wf_crowd_push_goal(struct WfCrowd *crowd,
+                            uint32_t id,
+                            const float *target,
+                            float arrival_radius,
+                            float wait);
+
+// Sets what agent `id` does at the last goal of its queue (`WF_ON_ARRIVAL_*`; other values:
+// `WF_STATUS_INVALID_ARGUMENT`).
+//
+// # Safety
+// `crowd` must be NULL or a live crowd.
+WfStatus wf_crowd_set_on_arrival(struct WfCrowd *crowd,
+                                 uint32_t id,
+                                 uint32_t on_arrival);
+
+// Writes how many goals agent `id` has left after the one it walks to now (0 without a queue).
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; `out_count` valid.
+WfStatus wf_crowd_goals_left(const struct WfCrowd *crowd,
+                             uint32_t id,
+                             size_t *out_count);
+
+// Reads what happened during the last `wf_crowd_step` (a refused step reports nothing): for
+// each event, its kind
+// (`WF_EVENT_*`), the agent's id, how many goals the agent had reached before this one, and
+// where it stood (xyz). `out_count` (required) gets the number of events; every other output
+// is optional (NULL: not wanted) and must hold that many (capacities in events), else
+// `WF_STATUS_BUFFER_TOO_SMALL` with only `out_count` written. Call with every array NULL to
+// ask the count.
+//
+// # Safety
+// `crowd` must be NULL or a live crowd; arrays NULL or of the capacities given, not
+// overlapping; `out_count` valid.
+WfStatus wf_crowd_read_events(const struct WfCrowd *crowd,
+                              uint32_t *out_kinds,
+                              size_t out_kinds_capacity,
+                              uint32_t *out_agents,
+                              size_t out_agents_capacity,
+                              uint32_t *out_goals,
+                              size_t out_goals_capacity,
+                              float *out_positions,
+                              size_t out_positions_capacity,
+                              size_t *out_count);
 
 // A path along the polyline through `point_count` (≥ 2) points; consecutive duplicates are
 // skipped, all-equal points give a path of length 0. Writes the new handle to `*out_path`.

@@ -4,6 +4,7 @@
 use core::ptr::{null, null_mut};
 use wayfarer::ffi::boundary::WfStatus;
 use wayfarer::ffi::crowd::*;
+use wayfarer::ffi::goals::*;
 
 struct Crowd(*mut WfCrowd);
 

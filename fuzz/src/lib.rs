@@ -794,6 +794,7 @@ pub mod path {
 pub mod crowd {
     use super::*;
     use wayfarer::ffi::crowd::*;
+    use wayfarer::ffi::goals::*;
 
     /// What the target knows about the crowds it drives: live ids in creation order.
     #[derive(Clone, Default)]

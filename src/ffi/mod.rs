@@ -10,6 +10,7 @@
 pub mod boundary;
 pub mod crowd;
 pub mod curve;
+pub mod goals;
 pub mod timeline;
 
 pub use boundary::WfStatus;

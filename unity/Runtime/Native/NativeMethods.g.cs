@@ -309,58 +309,6 @@ namespace Wayfarer.Native
         [DllImport(__DllName, EntryPoint = "wf_crowd_read_hits", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_crowd_read_hits(IntPtr crowd, uint* ids, UIntPtr count, uint* out_kinds, UIntPtr out_kinds_capacity, uint* out_hit_ids, UIntPtr out_hit_ids_capacity, float* out_points, UIntPtr out_points_capacity, float* out_normals, UIntPtr out_normals_capacity);
 
-        // Gives agent `id` a queue of `count` goals: it walks to the first now; on reaching each
-        // (within its arrival radius, not stopped short against others) it waits that goal's wait,
-        // then takes the next; at the last it does what `on_arrival` says (`WF_ON_ARRIVAL_*`).
-        // `targets` holds `count` points (xyz); `arrival_radii` and `waits` hold `count` floats each,
-        // or are NULL (every radius the agent's arrival radius; no waits). Replaces any queue the
-        // agent had; `count` 0 drops it (the agent keeps its target and stops there). Checked before
-        // anything changes: unknown id `WF_STATUS_OUT_OF_RANGE`, NaN/Inf `WF_STATUS_NON_FINITE`,
-        // a negative radius or wait or an unknown `on_arrival` `WF_STATUS_INVALID_ARGUMENT`.
-        //
-        // # Safety
-        // `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given.
-        [DllImport(__DllName, EntryPoint = "wf_crowd_set_goals", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern WfStatus wf_crowd_set_goals(IntPtr crowd, uint id, float* targets, float* arrival_radii, float* waits, UIntPtr count, uint on_arrival);
-
-        // Adds a goal at `target` (xyz), reached within `arrival_radius`, waited at for `wait`
-        // seconds, to the end of agent `id`'s queue (an agent without one gets a queue whose first
-        // goal is its target).
-        //
-        // # Safety
-        // `crowd` must be NULL or a live crowd; `target` NULL or 3 floats.
-        [DllImport(__DllName, EntryPoint = "wf_crowd_push_goal", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern WfStatus wf_crowd_push_goal(IntPtr crowd, uint id, float* target, float arrival_radius, float wait);
-
-        // Sets what agent `id` does at the last goal of its queue (`WF_ON_ARRIVAL_*`; other values:
-        // `WF_STATUS_INVALID_ARGUMENT`).
-        //
-        // # Safety
-        // `crowd` must be NULL or a live crowd.
-        [DllImport(__DllName, EntryPoint = "wf_crowd_set_on_arrival", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern WfStatus wf_crowd_set_on_arrival(IntPtr crowd, uint id, uint on_arrival);
-
-        // Writes how many goals agent `id` has left after the one it walks to now (0 without a queue).
-        //
-        // # Safety
-        // `crowd` must be NULL or a live crowd; `out_count` valid.
-        [DllImport(__DllName, EntryPoint = "wf_crowd_goals_left", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern WfStatus wf_crowd_goals_left(IntPtr crowd, uint id, UIntPtr* out_count);
-
-        // Reads what happened during the last `wf_crowd_step` (a refused step reports nothing): for
-        // each event, its kind
-        // (`WF_EVENT_*`), the agent's id, how many goals the agent had reached before this one, and
-        // where it stood (xyz). `out_count` (required) gets the number of events; every other output
-        // is optional (NULL: not wanted) and must hold that many (capacities in events), else
-        // `WF_STATUS_BUFFER_TOO_SMALL` with only `out_count` written. Call with every array NULL to
-        // ask the count.
-        //
-        // # Safety
-        // `crowd` must be NULL or a live crowd; arrays NULL or of the capacities given, not
-        // overlapping; `out_count` valid.
-        [DllImport(__DllName, EntryPoint = "wf_crowd_read_events", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
-        public static extern WfStatus wf_crowd_read_events(IntPtr crowd, uint* out_kinds, UIntPtr out_kinds_capacity, uint* out_agents, UIntPtr out_agents_capacity, uint* out_goals, UIntPtr out_goals_capacity, float* out_positions, UIntPtr out_positions_capacity, UIntPtr* out_count);
-
         // Evaluates the cubic Hermite segment (`p0`, `p1`, `m0`, `m1`, each 3 floats) at `count`
         // parameters `ts` (clamped to [0, 1]). Writes `count` positions to `out_positions` and, if
         // `out_derivatives` is not NULL, `count` first derivatives to it; both capacities are in
@@ -471,6 +419,58 @@ namespace Wayfarer.Native
         // Pointers must be NULL or valid for their counts; `out_length` must be valid.
         [DllImport(__DllName, EntryPoint = "wf_bezier_chain_length", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern WfStatus wf_bezier_chain_length(float* control_points, UIntPtr control_count, uint* degrees, UIntPtr piece_count, float* out_length);
+
+        // Gives agent `id` a queue of `count` goals: it walks to the first now; on reaching each
+        // (within its arrival radius, not stopped short against others) it waits that goal's wait,
+        // then takes the next; at the last it does what `on_arrival` says (`WF_ON_ARRIVAL_*`).
+        // `targets` holds `count` points (xyz); `arrival_radii` and `waits` hold `count` floats each,
+        // or are NULL (every radius the agent's arrival radius; no waits). Replaces any queue the
+        // agent had; `count` 0 drops it (the agent keeps its target and stops there). Checked before
+        // anything changes: unknown id `WF_STATUS_OUT_OF_RANGE`, NaN/Inf `WF_STATUS_NON_FINITE`,
+        // a negative radius or wait or an unknown `on_arrival` `WF_STATUS_INVALID_ARGUMENT`.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; arrays NULL or of the lengths given.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_goals", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_goals(IntPtr crowd, uint id, float* targets, float* arrival_radii, float* waits, UIntPtr count, uint on_arrival);
+
+        // Adds a goal at `target` (xyz), reached within `arrival_radius`, waited at for `wait`
+        // seconds, to the end of agent `id`'s queue (an agent without one gets a queue whose first
+        // goal is its target).
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; `target` NULL or 3 floats.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_push_goal", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_push_goal(IntPtr crowd, uint id, float* target, float arrival_radius, float wait);
+
+        // Sets what agent `id` does at the last goal of its queue (`WF_ON_ARRIVAL_*`; other values:
+        // `WF_STATUS_INVALID_ARGUMENT`).
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_set_on_arrival", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_set_on_arrival(IntPtr crowd, uint id, uint on_arrival);
+
+        // Writes how many goals agent `id` has left after the one it walks to now (0 without a queue).
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; `out_count` valid.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_goals_left", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_goals_left(IntPtr crowd, uint id, UIntPtr* out_count);
+
+        // Reads what happened during the last `wf_crowd_step` (a refused step reports nothing): for
+        // each event, its kind
+        // (`WF_EVENT_*`), the agent's id, how many goals the agent had reached before this one, and
+        // where it stood (xyz). `out_count` (required) gets the number of events; every other output
+        // is optional (NULL: not wanted) and must hold that many (capacities in events), else
+        // `WF_STATUS_BUFFER_TOO_SMALL` with only `out_count` written. Call with every array NULL to
+        // ask the count.
+        //
+        // # Safety
+        // `crowd` must be NULL or a live crowd; arrays NULL or of the capacities given, not
+        // overlapping; `out_count` valid.
+        [DllImport(__DllName, EntryPoint = "wf_crowd_read_events", CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern WfStatus wf_crowd_read_events(IntPtr crowd, uint* out_kinds, UIntPtr out_kinds_capacity, uint* out_agents, UIntPtr out_agents_capacity, uint* out_goals, UIntPtr out_goals_capacity, float* out_positions, UIntPtr out_positions_capacity, UIntPtr* out_count);
 
         // A path along the polyline through `point_count` (≥ 2) points; consecutive duplicates are
         // skipped, all-equal points give a path of length 0. Writes the new handle to `*out_path`.
