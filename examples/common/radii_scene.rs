@@ -125,13 +125,14 @@ pub fn run(crowd: &mut Crowd, steps: usize) -> Timed {
 pub fn rebuild_worst(crowd: &mut Crowd, steps: usize) -> f64 {
     let moved: Vec<(ObstacleId, Obstacle)> = crowd.obstacles().map(|(id, o)| (id, *o)).collect();
     for (id, o) in moved {
+        let Obstacle::Circle { center, radius } = o else {
+            unreachable!("the scene holds circles only")
+        };
         crowd.remove_obstacle(id).expect("a live obstacle");
-        if let Obstacle::Circle { center, radius } = o {
-            let center = center + Vec3::new(0.1, 0.0, 0.0);
-            crowd
-                .add_obstacle(Obstacle::Circle { center, radius })
-                .expect("a valid obstacle");
-        }
+        let center = center + Vec3::new(0.1, 0.0, 0.0);
+        crowd
+            .add_obstacle(Obstacle::Circle { center, radius })
+            .expect("a valid obstacle");
     }
     let mut worst = 0.0f64;
     for _ in 0..steps {

@@ -124,7 +124,8 @@ impl Planner {
 
     /// [`Self::update`], rebuilding (in runs of at most `list_items` entries) when an area's
     /// lists would hold more than `list_items` entries; a rebuild is only started (left to
-    /// [`Self::build_step`]) when `sliced`. A build under way is finished first.
+    /// [`Self::build_step`]) when `sliced`. A build under way is finished instead (its end
+    /// applies every change since it began, `changed` among them: a rebuild, not local).
     pub(super) fn update_listing(
         &mut self,
         shapes: &[Option<Shape>],
@@ -132,7 +133,9 @@ impl Planner {
         list_items: usize,
         sliced: bool,
     ) -> bool {
-        self.advance_build(shapes, usize::MAX);
+        if self.advance_build(shapes, usize::MAX) {
+            return false;
+        }
         let layout = self.layout_for_update(shapes);
         let rebuild = |p: &mut Self| {
             p.start_build(shapes, list_items, layout);
