@@ -129,7 +129,7 @@ impl Square<'_> {
         self.near
             .iter()
             .filter_map(|&i| self.shapes[i as usize].as_ref())
-            .map(|s| s.contact(p).distance)
+            .map(|s| s.distance(p))
             .fold(f32::INFINITY, f32::min)
     }
 
@@ -147,7 +147,7 @@ impl Square<'_> {
             let clear = self.near.iter().all(|&i| {
                 self.shapes[i as usize]
                     .as_ref()
-                    .is_none_or(|s| s.contact(p).distance >= self.radius)
+                    .is_none_or(|s| s.distance(p) >= self.radius)
             });
             open[c] = if clear { OPEN } else { CLOSED };
         }
@@ -351,7 +351,7 @@ mod tests {
         shapes
             .iter()
             .flatten()
-            .map(|s| s.contact(p).distance)
+            .map(|s| s.distance(p))
             .fold(f32::INFINITY, f32::min)
     }
 

@@ -209,6 +209,23 @@ impl Shape {
         ) + Vec2::splat(self.round)
     }
 
+    /// The signed distance from `p` to the surface (negative inside): `contact(p).distance`,
+    /// the same bits, without the normal and the surface point. The outer part of
+    /// `|local(p)| − half` is the distance to the core box, less the rounding; inside the core
+    /// box, the larger of its components (the nearer face).
+    #[inline]
+    pub fn distance(&self, p: Vec2) -> f32 {
+        let q = self.local(p).abs() - self.half;
+        let core_dist = if q.x > 0.0 || q.y > 0.0 {
+            q.max(Vec2::ZERO).length()
+        } else if q.x > q.y {
+            q.x
+        } else {
+            q.y
+        };
+        core_dist - self.round
+    }
+
     /// Closest surface point to `p`, the outward normal there and the signed distance.
     pub fn contact(&self, p: Vec2) -> Contact {
         let l = self.local(p);
@@ -678,6 +695,36 @@ mod tests {
             walked += len;
         }
         (at, walked)
+    }
+
+    proptest::proptest! {
+        /// `distance` is `contact(p).distance`, bit for bit, for every kind of shape, at
+        /// points inside, outside and on the core box's axes.
+        #[test]
+        fn distance_is_the_contact_distance_bit_for_bit(
+            kind in 0u8..4,
+            hx in 0.05f32..3.0,
+            hz in 0.05f32..3.0,
+            yaw in -3.2f32..3.2,
+            x in -6.0f32..6.0,
+            z in -6.0f32..6.0,
+            on_axis in 0u8..3,
+        ) {
+            let c = Vec3::new(0.5, 0.0, -0.25);
+            let o = match kind {
+                0 => Obstacle::Circle { center: c, radius: hx },
+                1 => Obstacle::OrientedBox { center: c, half_x: hx, half_z: hz, yaw },
+                2 => Obstacle::Box { min: c, max: c + Vec3::new(hx, 0.0, hz) },
+                _ => Obstacle::Wall { a: c, b: c + Vec3::new(hx * yaw.cos(), 0.0, hz * yaw.sin()) },
+            };
+            let s = o.shape().unwrap();
+            let p = match on_axis {
+                0 => Vec2::new(x, z),
+                1 => Vec2::new(c.x, z),
+                _ => Vec2::new(x, c.z),
+            };
+            proptest::prop_assert_eq!(s.distance(p).to_bits(), s.contact(p).distance.to_bits());
+        }
     }
 
     proptest::proptest! {

@@ -123,8 +123,10 @@ pub(crate) fn push_out(
                 if (q + acc).distance_squared(s.center) >= reach * reach {
                     return;
                 }
-                let c = s.contact(q + acc);
-                if c.distance < r {
+                // (The distance alone first: most obstacles near a disc do not touch it, and
+                // their normals are not needed.)
+                if s.distance(q + acc) < r {
+                    let c = s.contact(q + acc);
                     acc += c.normal * (r * (1.0 + PUSH_SKIN) - c.distance);
                     moved = true;
                 }
@@ -158,7 +160,7 @@ pub(crate) fn tunnel_stop(
     let mut crossed = false;
     grid.query_near(mid, half, |oi| {
         if let Some(s) = &shapes[oi] {
-            crossed |= s.segment_distance(from, to) <= 0.0 && s.contact(from).distance > 0.0;
+            crossed |= s.segment_distance(from, to) <= 0.0 && s.distance(from) > 0.0;
         }
     });
     if !crossed {
@@ -184,7 +186,7 @@ pub(crate) fn clear_of_obstacles(
     let mut clear = true;
     grid.query_near(p, r, |oi| {
         if let Some(s) = &shapes[oi] {
-            clear &= s.contact(p).distance >= r;
+            clear &= s.distance(p) >= r;
         }
     });
     clear
@@ -213,7 +215,7 @@ pub(crate) fn count_within(
     let mut n = 0;
     grid.query_near(p, within, |oi| {
         if let Some(s) = &shapes[oi] {
-            n += usize::from(s.contact(p).distance <= within && keep(s));
+            n += usize::from(s.distance(p) <= within && keep(s));
         }
     });
     n
@@ -230,7 +232,7 @@ pub(crate) fn obstacle_distance(
     let mut d = cap;
     grid.query_near(p, cap, |oi| {
         if let Some(s) = &shapes[oi] {
-            d = d.min(s.contact(p).distance);
+            d = d.min(s.distance(p));
         }
     });
     d

@@ -54,7 +54,7 @@ pub(super) fn clearance_at(shapes: &[Option<Shape>], list: &[u32], p: Vec2, star
                     best.min(if s.half == Vec2::ZERO {
                         bound
                     } else {
-                        s.contact(p).distance
+                        s.distance(p)
                     })
                 } else {
                     best

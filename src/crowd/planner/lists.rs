@@ -117,7 +117,7 @@ impl CellLists {
                     let (c, at) = (x + z * p.nx, p.center_xz(x, z));
                     if (area.c0..area.c1).contains(&c)
                         && at.distance(s.center) <= reach
-                        && (s.bounding_radius() <= far || s.contact(at).distance <= far)
+                        && (s.bounding_radius() <= far || s.distance(at) <= far)
                     {
                         f(c, i as u32);
                     }

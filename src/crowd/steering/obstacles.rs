@@ -277,7 +277,7 @@ fn in_crack(b: &Body, shapes: &[Option<Shape>], grid: &ObstacleGrid) -> bool {
         b.radius * (1.0 + AT_BEST_SLACK),
         b.radius + b.arrival_radius,
     );
-    let near_target = |s: &Shape| s.contact(b.target).distance < beside;
+    let near_target = |s: &Shape| s.distance(b.target) < beside;
     count_within(b.pos, touch, shapes, grid, near_target) >= 2
 }
 

@@ -122,7 +122,7 @@ impl Crowd {
                     || self
                         .recheck
                         .iter()
-                        .any(|s| s.contact(pos).distance <= 2.0 * a.radius));
+                        .any(|s| s.distance(pos) <= 2.0 * a.radius));
             self.rechecking |= recheck;
             self.gathered_pos.push(pos);
             // The goal of its queue it last left (NaN: none).
