@@ -162,6 +162,8 @@ impl Planner {
     /// runs). While a build is under way, changes wait for its end (which finds them by
     /// itself).
     pub(crate) fn refresh(&mut self, shapes: &[Option<Shape>], changed: Option<&[Shape]>) {
+        // Kept ways may cross what changed: every agent routes afresh.
+        self.ways.clear();
         if self.building() {
             return;
         }

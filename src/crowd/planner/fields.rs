@@ -129,12 +129,17 @@ impl Planner {
         (pass * 20.0).ceil() as u32
     }
 
+    /// Whether the field of goal block `goal` for clearance `pass` is cached (nothing is
+    /// computed or recorded).
+    pub(super) fn field_cached(&self, goal: usize, pass: f32) -> bool {
+        self.keys.contains_key(&field_key(goal, Self::class(pass)))
+    }
+
     /// Whether [`Self::field`] would give the field of goal block `goal` for clearance `pass`
     /// now: it is cached, or this sub-step's budget can compute it and the cache can take it
     /// ([`Self::admits`]). (No use is recorded and no field changes.)
     pub(super) fn field_ready(&mut self, goal: usize, pass: f32) -> bool {
-        self.keys.contains_key(&field_key(goal, Self::class(pass)))
-            || (self.budget > 0 && self.admits())
+        self.field_cached(goal, pass) || (self.budget > 0 && self.admits())
     }
 
     /// Whether the cache can take a new field now: it has room, or a cached field has gone

@@ -3,9 +3,11 @@
 //! falls in the same part of a 2 m goal block (the open cells its target's cell reaches within
 //! the block: a wall through a block parts it) and whose radius rounds to the same class. An agent walks toward the
 //! farthest cell of its descent along the field that it can see (string pulling), or straight
-//! at the target once it sees it. An agent whose field a sub-step cannot give (not cached, the
-//! field budget spent) searches a way of its own meanwhile, in turns within a share of the
-//! budget (A* from the goal over the same moves), and aims along it the same way. Near its
+//! at the target once it sees it. An agent whose goal no other agent asks for, and an agent
+//! whose field a sub-step cannot give (not cached, the field budget spent), searches a way of
+//! its own, in turns within a share of the budget (A* from the goal over the same moves),
+//! aims along it the same way, and keeps it from one route update to the next until it
+//! strays, nears its goal, or a field for its goal is cached (`ways`). Near its
 //! goal's block, where the field (seeded at 0 over the whole block) cannot tell the way to the
 //! target itself, an agent that does not see its target takes the last stretch by a small A*
 //! search from the cells beside the target (`Planner::approach`).
@@ -54,7 +56,7 @@
 //! cache, each field's seeds, and running a field's search as far as agents read it), `spread`
 //! (Dijkstra's algorithm: computing and repairing a field), `route` (an agent's next route
 //! point along its field), `search` (an agent's own A* searches: waiting for a field, giving
-//! way, the last stretch).
+//! way, the last stretch), `ways` (the ways agents keep: goals of one agent's own).
 
 mod build;
 mod fields;
@@ -66,6 +68,7 @@ mod sight;
 mod spread;
 #[cfg(test)]
 mod tests;
+mod ways;
 
 use super::buckets::Buckets;
 use super::paths::Search;
@@ -169,11 +172,16 @@ pub(crate) const NEIGHBOURS: [(i64, i64, f32); 8] = [
 ///
 /// let mut crowd = Crowd::new(4).unwrap();
 /// crowd.add_obstacle(Obstacle::Box { min: Vec3::new(-3.0, 0.0, 2.0), max: Vec3::new(3.0, 0.0, 3.0) }).unwrap();
-/// let id = crowd.add_agent(Vec3::ZERO, 0.0, 1.3, 0.3).unwrap();
-/// crowd.set_route_mode(id, RouteMode::Planned).unwrap();
-/// crowd.set_target(id, Vec3::new(0.0, 0.0, 6.0), 0.3).unwrap();
+/// for x in [-0.5, 0.5] {
+///     let id = crowd.add_agent(Vec3::new(x, 0.0, 0.0), 0.0, 1.3, 0.3).unwrap();
+///     crowd.set_route_mode(id, RouteMode::Planned).unwrap();
+///     crowd.set_target(id, Vec3::new(0.0, 0.0, 6.0), 0.3).unwrap();
+/// }
 /// crowd.step(0.1, 1).unwrap();
-/// assert!(crowd.planner().fields_computed() >= 1); // a distance field toward the goal
+/// // The first agent to ask for the goal searches a way of its own; the second asks for the
+/// // goal's distance field, which then serves both.
+/// assert_eq!(crowd.planner().paths_searched(), 1);
+/// assert_eq!(crowd.planner().fields_computed(), 1);
 /// ```
 #[derive(Clone, Debug)]
 pub struct Planner {
@@ -235,6 +243,8 @@ pub struct Planner {
     granted: u64,
     /// A build of the grid under way (see [`build`]).
     pending: Option<Box<build::GridBuild>>,
+    /// The ways agents with goals of their own keep (see [`ways`]).
+    ways: ways::Ways,
 }
 
 impl Default for Planner {
@@ -273,6 +283,7 @@ impl Default for Planner {
             asked: 0,
             granted: 0,
             pending: None,
+            ways: ways::Ways::default(),
         }
     }
 }

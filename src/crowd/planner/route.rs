@@ -113,10 +113,42 @@ impl Planner {
             }
         }
         let pass = Self::pass(radius);
-        if !self.field_ready(self.goal_cell(target, pass, fits(target)), pass) {
-            return self
-                .search_route(pos, target, radius, ticket, None, &fits)
-                .unwrap_or((target, false));
+        let leg = Leg {
+            pos,
+            target,
+            radius,
+            need,
+            pass,
+            step,
+            wedged,
+            approaching: was_approaching,
+        };
+        // Along the way it keeps (see `ways`), when it has one; else, its goal its own (no
+        // other agent asked for it, no field cached), a search of its own first.
+        if avoid.is_none() {
+            if let Some(route) = self.follow_way(leg, ticket, &fits) {
+                return route;
+            }
+        }
+        let goal = self.goal_cell(target, pass, fits(target));
+        // (A search tried here is not tried again below.)
+        let mut tried = None;
+        if avoid.is_none() && self.own_way_first(pos, target, goal, pass, ticket) {
+            let searched = self.search_route(pos, target, radius, ticket, None, &fits);
+            // Found a way (now kept), or the target in sight; else (none found, or not its
+            // turn) as any agent: a field when one is ready, which tries the agent's bare
+            // radius and no radius too.
+            match searched {
+                Some(route) if route.1 || self.ways.holds(ticket) => return route,
+                _ => tried = Some(searched),
+            }
+        }
+        if !self.field_ready(goal, pass) {
+            let searched = match tried {
+                Some(searched) => searched,
+                None => self.search_route(pos, target, radius, ticket, None, &fits),
+            };
+            return searched.unwrap_or((target, false));
         }
         if self.clear_line(pos, target, need, step, &fits) {
             return (target, true);
@@ -130,16 +162,7 @@ impl Planner {
         let own = (need, Self::pass(radius));
         let bare = (need, radius.clamp(0.0, CLEARANCE_CAP));
         for (need, pass) in [own, bare, (self.need(0.0), Self::pass(0.0))] {
-            let leg = Leg {
-                pos,
-                target,
-                radius,
-                need,
-                pass,
-                step,
-                wedged,
-                approaching: was_approaching,
-            };
+            let leg = Leg { need, pass, ..leg };
             if let Some((route, approached)) = self.descend(leg, &fits) {
                 *approaching = approached;
                 return route;

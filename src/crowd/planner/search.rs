@@ -124,6 +124,11 @@ impl Planner {
         self.searched += 1;
         let route = match found {
             Found::Path => {
+                // Kept, and followed at the agent's next route updates (see `ways`); a way
+                // round another agent is not.
+                if avoid.is_none() {
+                    self.ways.keep(ticket, target, radius, &path);
+                }
                 let len = path.len().min(LOOK_ALONG + 1);
                 Some(self.aim_or_target(pos, target, &path[..len], need, step, fits))
             }

@@ -132,9 +132,10 @@ fn lowering_the_cap_drops_the_least_recently_used_now() {
 
 #[test]
 fn the_route_budget_bounds_the_fields_made_per_step() {
-    // ~20 goal blocks wanted at once: with a budget of b, each step computes or repairs at
-    // most b fields, and a larger budget gets every field sooner (the same fields in the
-    // end). Bad budgets are refused and change nothing.
+    // ~20 goal blocks wanted at once (most by two agents or more: the first agent to ask
+    // for a goal searches a way of its own, the next one asks for the field): with a budget
+    // of b, each step computes or repairs at most b fields, and a larger budget gets the
+    // fields sooner. Bad budgets are refused and change nothing.
     let made = |p: &Planner| p.fields_computed() + p.fields_repaired();
     let mut first_all = Vec::new();
     for budget in [1, FIELDS_PER_STEP as usize, MAX_FIELDS_PER_STEP as usize] {
@@ -156,7 +157,7 @@ fn the_route_budget_bounds_the_fields_made_per_step() {
                 "budget {budget}: {}",
                 now - before
             );
-            if all_at.is_none() && now >= 20 {
+            if all_at.is_none() && now >= 16 {
                 all_at = Some(k);
             }
         }

@@ -16,6 +16,7 @@ mod cache;
 mod clearance;
 mod grid;
 mod routes;
+mod ways;
 
 /// An obstacle field whose 40 planned agents head for ~20 distinct goal blocks.
 fn field_scene() -> Scenario {
