@@ -125,12 +125,12 @@ impl Planner {
         };
         // Along the way it keeps (see `ways`), when it has one; else, its goal its own (no
         // other agent asked for it, no field cached), a search of its own first.
+        let goal = self.goal_cell(target, pass, fits(target));
         if avoid.is_none() {
-            if let Some(route) = self.follow_way(leg, ticket, &fits) {
+            if let Some(route) = self.follow_way(leg, goal, ticket, &fits) {
                 return route;
             }
         }
-        let goal = self.goal_cell(target, pass, fits(target));
         // (A search tried here is not tried again below.)
         let mut tried = None;
         if avoid.is_none() && self.own_way_first(pos, target, goal, pass, ticket) {

@@ -133,15 +133,16 @@ impl Planner {
         self.near_block(c, self.goal_block(target), APPROACH_CELLS + APPROACH_HOLD)
     }
 
-    /// The route point along agent `ticket`'s kept way, and whether it is the target (see the
-    /// module docs); `None` (the way dropped) when it has none to follow.
+    /// The route point along agent `ticket`'s kept way to goal cell `goal`, and whether it is
+    /// the target (see the module docs); `None` (the way dropped) when it has none to follow.
     pub(super) fn follow_way(
         &mut self,
         leg: Leg,
+        goal: usize,
         ticket: u32,
         fits: &impl Fn(Vec2) -> bool,
     ) -> Option<(Vec2, bool)> {
-        let route = self.along_way(leg, ticket, fits);
+        let route = self.along_way(leg, goal, ticket, fits);
         if route.is_none() {
             self.ways.drop_way(ticket);
         }
@@ -151,6 +152,7 @@ impl Planner {
     fn along_way(
         &mut self,
         leg: Leg,
+        goal: usize,
         ticket: u32,
         fits: &impl Fn(Vec2) -> bool,
     ) -> Option<(Vec2, bool)> {
@@ -161,7 +163,6 @@ impl Planner {
         }
         // A field for the goal came (another agent asked for it): along the field now, which
         // leads from wherever the agent is pushed.
-        let goal = self.goal_cell(target, leg.pass, fits(target));
         let key = field_key(goal, Self::class(leg.pass));
         let shared = self.ways.asked.get(&key).is_some_and(|&t| t != ticket);
         if self.field_cached(goal, leg.pass) || (shared && self.field_ready(goal, leg.pass)) {
