@@ -65,7 +65,6 @@ impl Planner {
         self.rep.clear();
         self.rep_clear.clear();
         self.edge.clear();
-        self.reach.clear();
         self.reach_level.clear();
         self.point_level.clear();
         self.nx = 0;
@@ -79,7 +78,6 @@ impl Planner {
         self.rep.resize(cells, glam::Vec2::ZERO);
         self.rep_clear.resize(cells, CLEARANCE_CAP);
         self.edge.resize(cells, [0.0; 4]);
-        self.reach.resize(cells, [f32::NEG_INFINITY; 8]);
         self.reach_level.resize(cells, 0);
         self.point_level.resize(cells, 0);
         self.block_min = vec![CLEARANCE_CAP; nx.div_ceil(BLOCK) * nz.div_ceil(BLOCK)];

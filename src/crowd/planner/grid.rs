@@ -278,7 +278,6 @@ impl Planner {
             && bits(&self.rep_clear) == bits(&other.rep_clear)
             && points(&self.rep) == points(&other.rep)
             && edges(&self.edge) == edges(&other.edge)
-            && bits(self.reach.as_flattened()) == bits(other.reach.as_flattened())
             && self.reach_level == other.reach_level
             && self.point_level == other.point_level
     }
@@ -481,17 +480,18 @@ impl Planner {
         self.rep_clear[c] = best_clear;
     }
 
-    /// Sets the clearances of cell `c`'s eight moves (its neighbours' points and the segments
-    /// to them are set). For the move k from c to n, with point clearances ρ(c), ρ(n) and
-    /// segment clearance e(c, n) ≤ min(ρ(c), ρ(n)):
+    /// The clearances of cell `c`'s eight moves, in [`NEIGHBOURS`] order (its neighbours'
+    /// points and the segments to them are set). For the move k from c to n, with point
+    /// clearances ρ(c), ρ(n) and segment clearance e(c, n) ≤ min(ρ(c), ρ(n)):
     ///
     /// reach(c, k) = min(ρ(n), e(c, n)), NaN when either is NaN, −∞ when n is off the grid,
     ///
     /// so that for every clearance p with ρ(c) ≥ p, `can_move(c, n, p)` (ρ(n) ≥ p and
-    /// e(c, n) ≥ p) holds exactly when reach(c, k) ≥ p. One f32 a move (and its byte
-    /// [`level`], and the cell's) replaces a table of open moves per radius: the test for any
-    /// radius is a compare.
-    pub(super) fn set_reach(&mut self, c: usize) {
+    /// e(c, n) ≥ p) holds exactly when reach(c, k) ≥ p. Only its byte [`level`] a move is
+    /// stored (and the cell's): the open-move test for any radius is a compare of bytes, and
+    /// these exact values are computed again only where a level ties.
+    #[inline]
+    pub(super) fn move_reach(&self, c: usize) -> [f32; 8] {
         let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
         let (nx, nz) = (self.nx as i64, self.nz as i64);
         let mut reach = [f32::NEG_INFINITY; 8];
@@ -509,8 +509,12 @@ impl Planner {
                 point.min(segment)
             };
         }
-        self.reach[c] = reach;
-        self.reach_level[c] = u64::from_le_bytes(reach.map(level));
+        reach
+    }
+
+    /// Sets the levels of cell `c`'s eight moves ([`Self::move_reach`]) and of its point.
+    pub(super) fn set_reach(&mut self, c: usize) {
+        self.reach_level[c] = u64::from_le_bytes(self.move_reach(c).map(level));
         self.point_level[c] = level(self.rep_clear[c]);
     }
 

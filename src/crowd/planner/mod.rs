@@ -25,16 +25,17 @@
 //! than the radius to guarantee anything: on the finest grid that closed doors narrower than
 //! 2r + 2 cells, e.g. SteerSuite `doorway-one-way`, a 1.2 m door for agents of radius 0.5.)
 //!
-//! Nothing is built per radius. Each move stores one clearance (`Planner::set_reach`):
+//! Nothing is built per radius. Each move has one clearance (`Planner::move_reach`):
 //! reach(c → n) = min(ρ(n), e(c, n)), ρ a point's clearance and e the segment's, so that from
 //! an open cell the move is open to an agent of radius r exactly when
 //! reach(c → n) ≥ r + [`PASS_SKIN`]. Fields and searches for any radius read their open moves
 //! from that one table: a byte a move (`level`: the clearance in 255ths of
-//! [`CLEARANCE_CAP`]), eight compared at once, and the exact value only where the byte ties
-//! with the level of r + `PASS_SKIN`; a crowd whose every agent has a radius of its own costs
-//! what one radius costs. Fields are shared by agents whose r + `PASS_SKIN` falls in the same
-//! 5 cm class (the field of the first to ask); an agent descends a field only over the moves
-//! open to its own clearance, so its route keeps r + `PASS_SKIN` clear.
+//! [`CLEARANCE_CAP`]), eight compared at once, and the exact value (computed again from the
+//! points and segments) only where the byte ties with the level of r + `PASS_SKIN`; a crowd
+//! whose every agent has a radius of its own costs what one radius costs. Fields are shared by
+//! agents whose r + `PASS_SKIN` falls in the same 5 cm class (the field of the first to ask);
+//! an agent descends a field only over the moves open to its own clearance, so its route keeps
+//! r + `PASS_SKIN` clear.
 //!
 //! Obstacles that change (added, removed, moved as a remove and an add) are cheap while they stay
 //! on the planning grid: only the cells within reach of them are computed again (`Planner::update`;
@@ -201,12 +202,11 @@ pub struct Planner {
     /// Clearance of the segments from each cell's point to those of its neighbours at
     /// (+1, 0), (0, +1), (+1, +1), (−1, +1) (capped; 0 where the neighbour is off the grid).
     edge: Vec<[f32; 4]>,
-    /// Each cell's eight moves' clearances, in [`NEIGHBOURS`] order (see
-    /// [`Planner::set_reach`]): a move from a cell open to clearance p is open to p exactly
-    /// when its value is at least p. One table for every radius.
-    reach: Vec<[f32; 8]>,
-    /// `reach` as levels ([`level`]), a byte a move: what the open-move test reads first
-    /// (the exact values only where a level ties with the level of the clearance asked).
+    /// Each cell's eight moves' clearances ([`Planner::move_reach`]: a move from a cell open
+    /// to clearance p is open to p exactly when its clearance is at least p) as levels
+    /// ([`level`]), a byte a move, in [`NEIGHBOURS`] order: one table for every radius. The
+    /// open-move test reads them, and computes the exact clearances only where a level ties
+    /// with the level of the clearance asked.
     reach_level: Vec<u64>,
     /// `rep_clear` as levels.
     point_level: Vec<u8>,
@@ -260,7 +260,6 @@ impl Default for Planner {
             rep: Vec::new(),
             rep_clear: Vec::new(),
             edge: Vec::new(),
-            reach: Vec::new(),
             reach_level: Vec::new(),
             point_level: Vec::new(),
             fields: Vec::new(),

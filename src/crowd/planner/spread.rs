@@ -27,7 +27,7 @@ pub(super) fn seed(
 /// closed). Nothing is stored per clearance: any radius costs the same.
 #[derive(Clone, Copy)]
 pub(super) struct OpenMoves<'a> {
-    reach: &'a [[f32; 8]],
+    planner: &'a Planner,
     reach_level: &'a [u64],
     point_level: &'a [u8],
     rep_clear: &'a [f32],
@@ -42,7 +42,7 @@ impl<'a> OpenMoves<'a> {
     /// The moves open to `pass` on `planner`'s grid.
     pub(super) fn new(planner: &'a Planner, pass: f32) -> Self {
         Self {
-            reach: &planner.reach,
+            planner,
             reach_level: &planner.reach_level,
             point_level: &planner.point_level,
             rep_clear: &planner.rep_clear,
@@ -72,7 +72,7 @@ impl<'a> OpenMoves<'a> {
             if tied == 0 {
                 return above;
             }
-            return above | reach_bits(&self.reach[c], self.pass) & tied;
+            return above | reach_bits(&self.planner.move_reach(c), self.pass) & tied;
         }
         let (x, z) = ((c % self.nx) as i64, (c / self.nx) as i64);
         let mut bits = 0;

@@ -46,7 +46,7 @@ fn the_move_clearances_open_exactly_the_moves_the_move_test_opens() {
                 let want = open_moves_one_by_one(&p, c, pass);
                 assert_eq!(p.open_moves(c, pass), want, "cell {c}, pass {pass}");
                 if p.rep_clear[c] >= pass {
-                    assert_eq!(reach_bits_scalar(&p.reach[c], pass), want);
+                    assert_eq!(reach_bits_scalar(&p.move_reach(c), pass), want);
                 }
                 open += u64::from(want.count_ones());
             }
@@ -68,9 +68,8 @@ fn a_local_update_sets_the_move_clearances_a_rebuild_sets() {
             p.update(&shapes, &[old, new]);
             let fresh = rebuilt_like(&p, &shapes);
             let bits = |q: &Planner| {
-                q.reach
-                    .iter()
-                    .flatten()
+                (0..q.cells())
+                    .flat_map(|c| q.move_reach(c))
                     .map(|x| x.to_bits())
                     .collect::<Vec<_>>()
             };

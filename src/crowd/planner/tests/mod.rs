@@ -122,7 +122,11 @@ fn grid_bits(p: &Planner) -> Vec<u32> {
     v.extend(p.rep_clear.iter().map(|x| x.to_bits()));
     v.extend(p.rep.iter().flat_map(|q| [q.x.to_bits(), q.y.to_bits()]));
     v.extend(p.edge.iter().flatten().map(|x| x.to_bits()));
-    v.extend(p.reach.iter().flatten().map(|x| x.to_bits()));
+    v.extend(
+        (0..p.cells())
+            .flat_map(|c| p.move_reach(c))
+            .map(|x| x.to_bits()),
+    );
     v
 }
 
