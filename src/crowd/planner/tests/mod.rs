@@ -114,7 +114,7 @@ fn rebuilt_like(p: &Planner, shapes: &[Option<Shape>]) -> Planner {
     fresh
 }
 
-/// Every stored clearance, point, segment and move, as bits.
+/// Every stored clearance, point, segment and move level, as bits.
 fn grid_bits(p: &Planner) -> Vec<u32> {
     let mut v = vec![p.nx as u32, p.nz as u32, p.cell.to_bits()];
     v.extend([p.origin.x.to_bits(), p.origin.y.to_bits()]);
@@ -123,10 +123,11 @@ fn grid_bits(p: &Planner) -> Vec<u32> {
     v.extend(p.rep.iter().flat_map(|q| [q.x.to_bits(), q.y.to_bits()]));
     v.extend(p.edge.iter().flatten().map(|x| x.to_bits()));
     v.extend(
-        (0..p.cells())
-            .flat_map(|c| p.move_reach(c))
-            .map(|x| x.to_bits()),
+        p.reach_level
+            .iter()
+            .flat_map(|&l| [l as u32, (l >> 32) as u32]),
     );
+    v.extend(p.point_level.iter().map(|&l| u32::from(l)));
     v
 }
 
