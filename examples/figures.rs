@@ -625,8 +625,7 @@ fn radii(md: &mut String, machine: &str) {
          each walking to the point mirrored through the centre; a route budget of {budget} \
          fields a step, {steps} steps of 0.1 s on one thread (`cargo run --release --example \
          planned_radii`). The mean and the worst step of the whole run, the lesser of two \
-         runs. The first step builds the planning grid at once and routes no one (the next \
-         routes every agent). Then every \
+         runs; the worst is the first step, which builds the planning grid at once. Then every \
          obstacle moves 0.1 m in one step (more changes than the crowd tracks: the grid is built \
          again while the crowd runs, in slices within the route budget, as a tile cache does): \
          the worst of the next five steps. The baseline is the same scene with one radius for \

@@ -666,9 +666,7 @@ impl Crowd {
     /// (each may search once every few sub-steps, as many as asked per search given, so the
     /// first agents in slot order do not take them all), and those out of turn or out of
     /// searches walk straight at their targets meanwhile. The planning grid is built at once
-    /// at the first step with a planned agent (as at a level's load), and that sub-step
-    /// routes no one (planned agents walk straight at their targets in it; the next sub-step
-    /// routes them), so that no sub-step pays for a whole grid and its routes; when it must be built
+    /// at the first step with a planned agent (as at a level's load); when it must be built
     /// again while the crowd runs (an obstacle moved off it, or more than 64 obstacles
     /// changed in a step, or a change too wide for a local update), the rebuild runs within the
     /// same budget: a sub-step builds the rows of about `fields_per_step` × 65 536 ÷

@@ -105,12 +105,6 @@ impl Planner {
         self.pending.is_some()
     }
 
-    /// Whether this sub-step routes no one: a build is under way, or a first grid was built
-    /// at once for it (see [`Self::refresh`]).
-    pub(super) fn routes_held(&self) -> bool {
-        self.building() || self.built_in == self.sub_steps
-    }
-
     /// Goes on with the build under way by up to `rows` pipeline rows (`usize::MAX`: to the
     /// end); at the end, applies the obstacles that changed meanwhile (`shapes` holds them as
     /// they are now). Returns whether the build ended.
@@ -156,12 +150,10 @@ impl Planner {
         true
     }
 
-    /// Brings the grid up to date with the obstacles for a crowd, before its next sub-step:
-    /// obstacles `changed` since the last call (each added or removed; `None` for a rebuild).
-    /// A local update runs at once. A grid where there was none (the first step with a planned
-    /// agent, as at a level's load) is built at once, and the sub-step that follows routes no
-    /// one (planned agents walk straight at their targets in it; the next routes them), so
-    /// that no sub-step pays for a whole grid and its routes; a grid in
+    /// Brings the grid up to date with the obstacles for a crowd: obstacles `changed` since
+    /// the last call (each added or removed; `None` for a rebuild). A local update runs at
+    /// once. A grid where there was none (the first step with a planned agent, as at a
+    /// level's load) is built at once, so agents have routes from their first step; a grid in
     /// use that must be built again (re-laid, or changed too widely for a local update) is
     /// rebuilt in slices by [`Self::build_step`], so no step of play pays for a whole grid (as
     /// a navigation mesh is baked at load and its tiles rebuilt within a budget while the game
@@ -182,22 +174,15 @@ impl Planner {
                 self.start_build(shapes, LIST_ITEMS, Self::layout(shapes));
                 if !sliced {
                     self.advance_build(shapes, usize::MAX);
-                    // (`begin_step` numbers the next sub-step.)
-                    self.built_in = self.sub_steps.wrapping_add(1);
                 }
             }
         }
     }
 
     /// Runs a sub-step's slice of the build under way, if any ([`GRID_FIELDS`]: the route
-    /// budget's share of the cells); such a sub-step computes no field and searches no way,
-    /// nor does the sub-step after a first grid was built at once.
+    /// budget's share of the cells); such a sub-step computes no field and searches no way.
     /// `shapes`: the obstacles as they are now.
     pub(crate) fn build_step(&mut self, shapes: &[Option<Shape>]) {
-        if self.routes_held() {
-            self.budget = 0;
-            self.search_cells = 0;
-        }
         if !self.building() {
             return;
         }

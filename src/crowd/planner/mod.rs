@@ -47,12 +47,10 @@
 //! (and is kept while it covers at most twice the area the obstacles alone would get), so an
 //! obstacle that keeps moving outward re-lays the grid only now and then.
 //!
-//! A crowd builds its first grid at once, in a sub-step that routes no one (planned agents walk
-//! straight at their targets in it); a grid in use that must be built again (re-laid, or
+//! A crowd builds its first grid at once; a grid in use that must be built again (re-laid, or
 //! changed too widely for a local update) is rebuilt in slices (`build`): a sub-step spends its
 //! route budget on a share of the grid's cells ([`GRID_FIELDS`]), and planned agents walk
-//! straight at their targets until the build ends, so no step of play pays for a whole grid
-//! and its routes.
+//! straight at their targets until the build ends, so no step of play pays for a whole grid.
 //!
 //! The files, one concept each: `grid` (the clearance grid and its local updates; `lists`, the
 //! obstacles near each cell; `build`, building it in slices), `sight` (lines of sight and straight slides), `fields` (the field
@@ -180,10 +178,6 @@ pub(crate) const NEIGHBOURS: [(i64, i64, f32); 8] = [
 ///     crowd.set_route_mode(id, RouteMode::Planned).unwrap();
 ///     crowd.set_target(id, Vec3::new(0.0, 0.0, 6.0), 0.3).unwrap();
 /// }
-/// // The first step builds the planning grid, and routes no one.
-/// crowd.step(0.1, 1).unwrap();
-/// assert!(crowd.planner().cells() > 0);
-/// assert_eq!(crowd.planner().paths_searched() + crowd.planner().fields_computed(), 0);
 /// crowd.step(0.1, 1).unwrap();
 /// // The first agent to ask for the goal searches a way of its own; the second asks for the
 /// // goal's distance field, which then serves both.
@@ -249,9 +243,6 @@ pub struct Planner {
     granted: u64,
     /// A build of the grid under way (see [`build`]).
     pending: Option<Box<build::GridBuild>>,
-    /// The sub-step (its number in `sub_steps`) that builds a first grid at once: it routes
-    /// no one (see [`Self::refresh`]).
-    built_in: u64,
     /// The ways agents with goals of their own keep (see [`ways`]).
     ways: ways::Ways,
 }
@@ -291,7 +282,6 @@ impl Default for Planner {
             asked: 0,
             granted: 0,
             pending: None,
-            built_in: u64::MAX,
             ways: ways::Ways::default(),
         }
     }

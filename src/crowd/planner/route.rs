@@ -90,9 +90,9 @@ impl Planner {
         if self.nx == 0 {
             return (target, true);
         }
-        // The grid is being built, or was built at once for this sub-step: straight at the
-        // target meanwhile, asking again next sub-step (as when waiting for a field).
-        if self.routes_held() {
+        // The grid is being built: straight at the target meanwhile, asking again next
+        // sub-step (as when waiting for a field).
+        if self.building() {
             return (target, false);
         }
         let need = self.need(radius);

@@ -455,8 +455,7 @@ fn an_obstacle_moving_out_past_the_grid_re_lays_it_only_now_and_then() {
 
 #[test]
 fn a_rebuild_runs_in_slices_and_applies_the_changes_made_meanwhile() {
-    // A crowd builds its first grid at once, in a sub-step that routes no one (the next
-    // does). An obstacle placed off it re-lays it: with a
+    // A crowd builds its first grid at once. An obstacle placed off it re-lays it: with a
     // route budget of 1 the rebuild runs over several sub-steps (a share of the cells each,
     // no field computed), while obstacles are removed and added (slots freed and taken again
     // among them). When it ends, the grid is the one a rebuild over the obstacles as they are
@@ -466,9 +465,6 @@ fn a_rebuild_runs_in_slices_and_applies_the_changes_made_meanwhile() {
     c.set_route_budget(1).unwrap();
     step(c, 1);
     assert!(!c.planner().building(), "a first grid is built at once");
-    let p = c.planner();
-    assert_eq!((p.fields_computed(), p.paths_searched()), (0, 0));
-    step(c, 1);
     let computed = c.planner().fields_computed();
     assert!(computed > 0);
     let far = c

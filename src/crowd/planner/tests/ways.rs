@@ -28,19 +28,6 @@ fn walled(agents: &[(Vec2, Vec2)]) -> (Crowd, Vec<AgentId>) {
     (c, ids)
 }
 
-/// The first two steps: the first builds the grid and routes no one (no way kept, nothing
-/// searched), the second routes.
-fn first_grid(c: &mut Crowd) {
-    c.step(0.1, 1).unwrap();
-    let p = c.planner();
-    assert!(p.cells() > 0 && !p.building());
-    assert_eq!((p.fields_computed(), p.paths_searched()), (0, 0));
-    assert!(c
-        .agents()
-        .all(|(id, _)| !p.ways.holds(id.0 & crate::crowd::slots::SLOT_MASK)));
-    c.step(0.1, 1).unwrap();
-}
-
 /// Steps until every agent has arrived (at most 120 s); the seconds that took.
 fn arrive(c: &mut Crowd) -> f32 {
     for k in 1..=1200 {
@@ -57,7 +44,7 @@ fn an_agent_with_a_goal_of_its_own_keeps_its_way_and_computes_no_field() {
     // From (−20, 0) to (20, 0) through the door at z = 10: a way of its own, kept to the door
     // and beyond (no field: a field would search the grid as far as this one agent).
     let (mut c, ids) = walled(&[(Vec2::new(-20.0, 0.0), Vec2::new(20.0, 0.0))]);
-    first_grid(&mut c);
+    c.step(0.1, 1).unwrap();
     assert!(
         c.planner()
             .ways
@@ -100,7 +87,7 @@ fn agents_sharing_a_goal_share_its_field() {
 #[test]
 fn an_obstacle_change_drops_every_kept_way() {
     let (mut c, ids) = walled(&[(Vec2::new(-20.0, 0.0), Vec2::new(20.0, 0.0))]);
-    first_grid(&mut c);
+    c.step(0.1, 1).unwrap();
     assert!(c
         .planner()
         .ways
