@@ -625,7 +625,10 @@ fn radii(md: &mut String, machine: &str) {
          each walking to the point mirrored through the centre; a route budget of {budget} \
          fields a step, {steps} steps of 0.1 s on one thread (`cargo run --release --example \
          planned_radii`). The mean and the worst step of the whole run, the lesser of two \
-         runs; the worst is the first step, which builds the planning grid at once. Then every \
+         runs; the worst is the first step, which builds the planning grid at once. The same \
+         runs with the grid baked at load (`Crowd::bake_routes`, as a navigation mesh is baked \
+         at a level's load; the same bits, without the build in the first step): their worst \
+         step, and the bake's time. Then every \
          obstacle moves 0.1 m in one step (more changes than the crowd tracks: the grid is built \
          again while the crowd runs, in slices within the route budget, as a tile cache does): \
          the worst of the next five steps. The baseline is the same scene with one radius for \
@@ -635,16 +638,22 @@ fn radii(md: &mut String, machine: &str) {
     .unwrap();
     writeln!(
         md,
-        "| radii | mean step | worst step | worst step, grid rebuilt while running | mean ÷ one radius's | goal |\n| --- | ---: | ---: | ---: | ---: | ---: |"
+        "| radii | mean step | worst step | worst step, grid baked at load | bake at load | worst step, grid rebuilt while running | mean ÷ one radius's | goal |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
     )
     .unwrap();
     let mut one = f64::NAN;
     for spread in radii_scene::SPREADS {
         let (mut mean, mut worst, mut rebuilt) = (f64::INFINITY, f64::INFINITY, f64::INFINITY);
+        let (mut baked_worst, mut bake) = (f64::INFINITY, f64::INFINITY);
         for _ in 0..2 {
             let mut crowd = radii_scene::scene(n, spread, budget);
             let t = radii_scene::run(&mut crowd, steps);
             rebuilt = rebuilt.min(radii_scene::rebuild_worst(&mut crowd, 5));
+            let mut baked = radii_scene::scene(n, spread, budget);
+            bake = bake.min(radii_scene::bake(&mut baked));
+            let b = radii_scene::run(&mut baked, steps);
+            assert_eq!(b.hash, t.hash, "a baked crowd walks with the same bits");
+            baked_worst = baked_worst.min(b.worst);
             eprintln!(
                 "  {spread}: {} of {n} arrived, {:.1} s walking per agent, final positions hash {:016x}",
                 t.arrived,
@@ -664,9 +673,11 @@ fn radii(md: &mut String, machine: &str) {
         }
         writeln!(
             md,
-            "| {what} | {} ms | {} ms | {} ms | {:.2} | {goal} |",
+            "| {what} | {} ms | {} ms | {} ms | {} ms | {} ms | {:.2} | {goal} |",
             sig(mean),
             sig(worst),
+            sig(baked_worst),
+            sig(bake),
             sig(rebuilt),
             mean / one
         )

@@ -9,16 +9,19 @@
 //! at the end and the mean time each walked (an agent not arrived counts the whole run: how
 //! good the routes are, beside how fast they come), and ends with a hash of the
 //! agents' final positions (equal hashes: equal bits, e.g. before and after a change to the
-//! planner that must not change where agents walk). Then every obstacle moves 0.1 m (more
-//! changes in one step than the crowd tracks: the planner builds its grid again, in slices
-//! within the route budget) and the line ends with the worst of the next five steps.
+//! planner that must not change where agents walk). The same scene is then run with its grid
+//! baked at load (`Crowd::bake_routes`, as a navigation mesh is): the bake's time and that
+//! run's worst step (the first step then routes without building the grid; the same bits).
+//! Then every obstacle moves 0.1 m (more changes in one step than the crowd tracks: the
+//! planner builds its grid again, in slices within the route budget) and the line ends with
+//! the worst of the next five steps.
 
 #[path = "common/args.rs"]
 mod args;
 #[path = "common/radii_scene.rs"]
 mod radii_scene;
 use args::arg;
-use radii_scene::{rebuild_worst, run, scene, SPREADS};
+use radii_scene::{bake, rebuild_worst, run, scene, SPREADS};
 
 /// Steps timed after every obstacle moved (the planner's grid rebuilt while the crowd runs).
 const REBUILD_STEPS: usize = 5;
@@ -38,8 +41,14 @@ fn main() {
             crowd.planner().paths_searched(),
         );
         let rebuilt = rebuild_worst(&mut crowd, REBUILD_STEPS);
+        // The same scene with its grid baked at load: the same bits, without the build in
+        // the first step.
+        let mut baked = scene(n, spread, budget);
+        let bake_ms = bake(&mut baked);
+        let b = run(&mut baked, steps);
+        assert_eq!(b.hash, t.hash, "a baked crowd walks with the same bits");
         println!(
-            "{:>12}: {n} agents, {steps} steps, budget {budget}: mean {:.2} ms, worst {:.2} ms (fields computed {}, paths searched {}), {} of {n} arrived, {:.1} s walking per agent, hash {:016x}; every obstacle then moved: worst of the next {REBUILD_STEPS} steps {:.2} ms",
+            "{:>12}: {n} agents, {steps} steps, budget {budget}: mean {:.2} ms, worst {:.2} ms (fields computed {}, paths searched {}), {} of {n} arrived, {:.1} s walking per agent, hash {:016x}; grid baked at load in {bake_ms:.2} ms: worst {:.2} ms, same bits; every obstacle then moved: worst of the next {REBUILD_STEPS} steps {:.2} ms",
             match spread {
                 "one" => "one radius",
                 "nine" => "nine radii",
@@ -52,6 +61,7 @@ fn main() {
             t.arrived,
             t.walking / n.max(1) as f64,
             t.hash,
+            b.worst,
             rebuilt,
         );
     }

@@ -118,6 +118,14 @@ pub fn run(crowd: &mut Crowd, steps: usize) -> Timed {
     }
 }
 
+/// Bakes `crowd`'s planning grid, as at a level's load ([`Crowd::bake_routes`]): the time it
+/// takes, milliseconds.
+pub fn bake(crowd: &mut Crowd) -> f64 {
+    let t = Instant::now();
+    crowd.bake_routes();
+    t.elapsed().as_secs_f64() * 1e3
+}
+
 /// Moves every obstacle of `crowd` 0.1 m along x (each removed and added: more changes in one
 /// step than the crowd tracks, so its planner builds the grid again) and steps `steps` times
 /// ([`DT`], one thread): the worst of those steps, milliseconds (a rebuild while the crowd

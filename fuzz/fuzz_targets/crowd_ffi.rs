@@ -2,7 +2,7 @@
 //! huge), then fuzzed sequences of every mutating call (agents and obstacles added, removed,
 //! re-targeted, re-tuned with hostile values, teleported to NaN, unknown and stale ids),
 //! steps with hostile `dt` and thread counts (0, 1, many, `u32::MAX`), the route cache and
-//! SIMD caps set to hostile values and read back, and reads (agents, hits, velocities) with
+//! SIMD caps set to hostile values and read back, the planner's grid baked, and reads (agents, hits, velocities) with
 //! every buffer shape (NULL, misaligned, too small, larger).
 //!
 //! Checked: never a panic, a hang or a leak; ids are never reused while live; a failing read
@@ -248,7 +248,7 @@ type SetSize = unsafe extern "C" fn(*mut WfCrowd, usize) -> WfStatus;
 type GetSize = unsafe extern "C" fn(*const WfCrowd, *mut usize) -> WfStatus;
 
 /// The route cache cap (1..=512) and the route budget (1..=64), each set to a hostile value
-/// and read back.
+/// and read back; and at times a bake of the planner's grid.
 fn route_cache(inp: &mut Input, c: *mut WfCrowd, k: &mut Knobs) {
     let cache = (
         wf_crowd_set_route_cache as SetSize,
@@ -260,6 +260,13 @@ fn route_cache(inp: &mut Input, c: *mut WfCrowd, k: &mut Knobs) {
         wf_crowd_route_budget as GetSize,
     );
     setting(inp, c, "route budget", budget, 64, &mut k.route_budget);
+    // Baked at any time (as at a level's load): refused only for a NULL handle.
+    if inp.chance(64) {
+        let h = maybe_null(inp, c);
+        // SAFETY: h NULL or live.
+        let s = checked(unsafe { wf_crowd_bake_routes(h) }, "wf_crowd_bake_routes");
+        assert_eq!(s == WfStatus::Ok, !h.is_null(), "wf_crowd_bake_routes: {s:?}");
+    }
 }
 
 /// Caps the lane kernels at a hostile value (the three levels, 3, huge), then reads the

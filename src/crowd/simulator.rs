@@ -690,6 +690,37 @@ impl Crowd {
         self.planner.fields_per_step() as usize
     }
 
+    /// Builds the route planner's grid now, over the obstacles as they are, as a navigation
+    /// mesh is baked at a level's load: the first step with a planned agent then routes at
+    /// once instead of first building the whole grid (a few milliseconds on the finest grid),
+    /// and a rebuild under way is finished. Obstacles changed afterwards are applied by the
+    /// steps as usual. Nothing else changes: a crowd baked before its first step moves with
+    /// the same bits as one that is not. Does nothing when the grid is up to date (or there
+    /// are no obstacles).
+    ///
+    /// ```
+    /// use wayfarer::crowd::{Crowd, Obstacle, RouteMode};
+    /// use wayfarer::Vec3;
+    ///
+    /// let mut crowd = Crowd::new(4).unwrap();
+    /// crowd.add_obstacle(Obstacle::Circle { center: Vec3::ZERO, radius: 1.0 }).unwrap();
+    /// let id = crowd.add_agent(Vec3::new(0.0, 0.0, -5.0), 0.0, 1.3, 0.3).unwrap();
+    /// crowd.set_route_mode(id, RouteMode::Planned).unwrap();
+    /// crowd.set_target(id, Vec3::new(0.0, 0.0, 5.0), 0.3).unwrap();
+    /// crowd.bake_routes(); // at load
+    /// assert!(crowd.planner().cells() > 0);
+    /// crowd.step(0.1, 1).unwrap(); // routes, builds nothing
+    /// ```
+    pub fn bake_routes(&mut self) {
+        if self.obstacles_dirty {
+            self.rebuild_obstacles();
+        }
+        if self.planner_stale {
+            self.update_planner();
+        }
+        self.planner.finish_build(&self.shapes);
+    }
+
     pub(super) fn rebuild_obstacles(&mut self) {
         self.shapes.clear();
         self.rings.clear();

@@ -299,6 +299,25 @@ pub unsafe extern "C" fn wf_crowd_set_route_budget(
     })
 }
 
+/// Builds the route planner's grid now, over the obstacles as they are (as a navigation mesh is
+/// baked at a level's load): the first step with a planned agent then routes at once instead
+/// of first building the whole grid (a few milliseconds on the finest grid), and a rebuild
+/// under way is finished. Obstacles changed later are applied by the steps as usual. A crowd
+/// baked just before its first step moves with the same bits as one that is not. Nothing to
+/// do (the grid up to date, or no obstacles): `WF_STATUS_OK`.
+///
+/// # Safety
+/// `crowd` must be NULL or a live crowd.
+#[no_mangle]
+pub unsafe extern "C" fn wf_crowd_bake_routes(crowd: *mut WfCrowd) -> WfStatus {
+    guard(|| {
+        // SAFETY: forwarded contract.
+        let c = unsafe { handle_mut(crowd)? };
+        c.crowd.bake_routes();
+        Ok(())
+    })
+}
+
 /// Writes the budget of distance fields per sub-step set by `wf_crowd_set_route_budget` (4
 /// unless set).
 ///

@@ -179,6 +179,12 @@ impl Planner {
         }
     }
 
+    /// Ends the build under way, if any, at once (see `Crowd::bake_routes`). `shapes`: the
+    /// obstacles as they are now.
+    pub(crate) fn finish_build(&mut self, shapes: &[Option<Shape>]) {
+        self.advance_build(shapes, usize::MAX);
+    }
+
     /// Runs a sub-step's slice of the build under way, if any ([`GRID_FIELDS`]: the route
     /// budget's share of the cells); such a sub-step computes no field and searches no way.
     /// `shapes`: the obstacles as they are now.

@@ -186,6 +186,40 @@ namespace Wayfarer.Tests
         }
 
         [Test]
+        public static void ACrowdBakedAtLoadMovesExactlyAsOneThatIsNot()
+        {
+            using (var baked = new CrowdSimulation(4))
+            using (var plain = new CrowdSimulation(4))
+            {
+                var crowds = new[] { baked, plain };
+                var ids = new uint[2];
+                for (int k = 0; k < 2; k++)
+                {
+                    crowds[k].AddBox(new Vector3(-1, 0, -3), new Vector3(1, 0, 3));
+                    ids[k] = crowds[k].AddAgent(new Vector3(-5, 0, 0.5f), (float)(Math.PI / 2), 1.5f, 0.4f);
+                    crowds[k].SetTarget(ids[k], new Vector3(5, 0, 0), 0.3f);
+                    crowds[k].SetRouteMode(ids[k], RouteMode.Planned);
+                }
+                baked.BakeRoutes();
+                baked.BakeRoutes(); // (nothing left to do)
+                var pos = new[] { new Vector3[1], new Vector3[1] };
+                var yaw = new[] { new float[1], new float[1] };
+                var st = new[] { new AgentState[1], new AgentState[1] };
+                for (int i = 0; i < 200; i++)
+                {
+                    for (int k = 0; k < 2; k++)
+                    {
+                        crowds[k].Step(0.1f);
+                        crowds[k].ReadAgents(new[] { ids[k] }, 1, pos[k], yaw[k], st[k]);
+                    }
+                    Assert.Equal(pos[1][0], pos[0][0], "same position at step " + i);
+                    Assert.Equal(yaw[1][0], yaw[0][0], "same yaw at step " + i);
+                }
+                Assert.Equal(AgentState.Arrived, st[0][0], "round the box to the target");
+            }
+        }
+
+        [Test]
         public static void RouteCacheIsCappedAndBadCapsAreRefused()
         {
             using (var crowd = new CrowdSimulation(1))

@@ -307,6 +307,16 @@ namespace Wayfarer.Components
             }
         }
 
+        /// <summary>Builds the route planner's grid now, over the obstacles registered so far (see
+        /// <see cref="CrowdSimulation.BakeRoutes"/>): call it once the level's <see cref="CrowdObstacle"/>s are
+        /// enabled (a loading screen, a <c>Start</c>), as a NavMesh is baked at load, so that the first
+        /// <see cref="Step"/> with a planned agent routes at once instead of building the grid.</summary>
+        public void BakeRoutes()
+        {
+            Complete();
+            Simulation.BakeRoutes();
+        }
+
         void ApplyRouteBudget()
         {
             int budget = Mathf.Clamp(_routeBudget, 1, CrowdSimulation.MaxRouteBudget);

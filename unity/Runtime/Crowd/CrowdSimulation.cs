@@ -136,6 +136,19 @@ namespace Wayfarer.Crowd
             }
         }
 
+        /// <summary>
+        /// Builds the route planner's grid now, over the obstacles as they are, as a NavMesh is baked at a
+        /// level's load: call it once the level's obstacles are added (a loading screen, <c>Start</c>), and
+        /// the first step with a planned agent routes at once instead of first building the whole grid (a
+        /// few milliseconds on the finest grid); a rebuild under way is finished. Obstacles changed later are
+        /// applied by the steps as usual, and nothing else changes: a crowd baked just before its first step
+        /// moves exactly as one that is not.
+        /// </summary>
+        public void BakeRoutes()
+        {
+            Wf.Check(NativeMethods.wf_crowd_bake_routes(handle.Ptr), "wf_crowd_bake_routes");
+        }
+
         /// <summary>The cap on cached distance fields (<see cref="SetRouteCache"/>; <see cref="MaxRouteCache"/> unless lowered).</summary>
         public unsafe int RouteCache
         {

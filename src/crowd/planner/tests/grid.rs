@@ -454,6 +454,31 @@ fn an_obstacle_moving_out_past_the_grid_re_lays_it_only_now_and_then() {
 }
 
 #[test]
+fn a_bake_finishes_a_rebuild_under_way_at_once() {
+    // An obstacle placed off the grid re-lays it: the rebuild runs in slices over the
+    // sub-steps, and `bake_routes` (as at a level's load) ends it at once, with the grid a
+    // rebuild over the obstacles as they are then gives.
+    let mut s = Scenario::obstacle_field(20, 40, 3);
+    let c = &mut s.crowd;
+    c.set_route_budget(1).unwrap();
+    step(c, 1);
+    assert!(!c.planner().building());
+    c.add_obstacle(Obstacle::Circle {
+        center: Vec3::new(60.0, 0.0, 0.0),
+        radius: 1.0,
+    })
+    .unwrap();
+    step(c, 1);
+    assert!(c.planner().building());
+    c.bake_routes();
+    assert!(!c.planner().building());
+    assert_eq!(
+        grid_bits(c.planner()),
+        grid_bits(&rebuilt_like(c.planner(), &shapes_of(c)))
+    );
+}
+
+#[test]
 fn a_rebuild_runs_in_slices_and_applies_the_changes_made_meanwhile() {
     // A crowd builds its first grid at once. An obstacle placed off it re-lays it: with a
     // route budget of 1 the rebuild runs over several sub-steps (a share of the cells each,
