@@ -453,23 +453,32 @@ fn an_obstacle_moving_out_past_the_grid_re_lays_it_only_now_and_then() {
     assert!(spare(&p, &shapes) <= KEEP_AREA);
 }
 
-#[test]
-fn a_bake_finishes_a_rebuild_under_way_at_once() {
-    // An obstacle placed off the grid re-lays it: the rebuild runs in slices over the
-    // sub-steps, and `bake_routes` (as at a level's load) ends it at once, with the grid a
-    // rebuild over the obstacles as they are then gives.
-    let mut s = Scenario::obstacle_field(20, 40, 3);
-    let c = &mut s.crowd;
+/// With a route budget of 1, the first step (its first grid built at once), then an obstacle
+/// placed off the grid, which re-lays it: the next step starts a rebuild in slices. The
+/// obstacle's id and the fields computed before it.
+fn relaid(c: &mut Crowd) -> (ObstacleId, u64) {
     c.set_route_budget(1).unwrap();
     step(c, 1);
-    assert!(!c.planner().building());
-    c.add_obstacle(Obstacle::Circle {
-        center: Vec3::new(60.0, 0.0, 0.0),
-        radius: 1.0,
-    })
-    .unwrap();
+    assert!(!c.planner().building(), "a first grid is built at once");
+    let computed = c.planner().fields_computed();
+    let far = c
+        .add_obstacle(Obstacle::Circle {
+            center: Vec3::new(60.0, 0.0, 0.0),
+            radius: 1.0,
+        })
+        .unwrap();
     step(c, 1);
     assert!(c.planner().building());
+    (far, computed)
+}
+
+#[test]
+fn a_bake_finishes_a_rebuild_under_way_at_once() {
+    // A rebuild in slices under way: `bake_routes` (as at a level's load) ends it at once,
+    // with the grid a rebuild over the obstacles as they are then gives.
+    let mut s = Scenario::obstacle_field(20, 40, 3);
+    let c = &mut s.crowd;
+    relaid(c);
     c.bake_routes();
     assert!(!c.planner().building());
     assert_eq!(
@@ -487,19 +496,8 @@ fn a_rebuild_runs_in_slices_and_applies_the_changes_made_meanwhile() {
     // then gives, and fields come again.
     let mut s = Scenario::obstacle_field(20, 40, 3);
     let c = &mut s.crowd;
-    c.set_route_budget(1).unwrap();
-    step(c, 1);
-    assert!(!c.planner().building(), "a first grid is built at once");
-    let computed = c.planner().fields_computed();
+    let (far, computed) = relaid(c);
     assert!(computed > 0);
-    let far = c
-        .add_obstacle(Obstacle::Circle {
-            center: Vec3::new(60.0, 0.0, 0.0),
-            radius: 1.0,
-        })
-        .unwrap();
-    step(c, 1);
-    assert!(c.planner().building());
     let cells_a_step = MAX_PLANNER_CELLS as usize / GRID_FIELDS;
     assert!(
         c.planner().cells() > 2 * cells_a_step,
