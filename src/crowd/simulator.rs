@@ -694,8 +694,8 @@ impl Crowd {
     /// mesh is baked at a level's load: the first step with a planned agent then routes at
     /// once instead of first building the whole grid (a few milliseconds on the finest grid),
     /// and a rebuild under way is finished. Obstacles changed afterwards are applied by the
-    /// steps as usual. Nothing else changes: a crowd baked before its first step moves with
-    /// the same bits as one that is not. Does nothing when the grid is up to date (or there
+    /// steps as usual. Nothing else changes: a crowd baked just before its first step (no
+    /// obstacle changed in between) moves with the same bits as one that is not. Does nothing when the grid is up to date (or there
     /// are no obstacles).
     ///
     /// ```
