@@ -712,13 +712,21 @@ impl Crowd {
     /// crowd.step(0.1, 1).unwrap(); // routes, builds nothing
     /// ```
     pub fn bake_routes(&mut self) {
+        self.apply_obstacle_changes(true);
+        self.planner.finish_build(&self.shapes);
+    }
+
+    /// Applies the obstacles added and removed since the last call: the obstacle index is
+    /// rebuilt, and with `planner`, the planner brought up to date (see
+    /// [`Self::update_planner`]). The step and [`Self::bake_routes`] start with it, so a bake
+    /// does what the next step would have done.
+    pub(super) fn apply_obstacle_changes(&mut self, planner: bool) {
         if self.obstacles_dirty {
             self.rebuild_obstacles();
         }
-        if self.planner_stale {
+        if planner && self.planner_stale {
             self.update_planner();
         }
-        self.planner.finish_build(&self.shapes);
     }
 
     pub(super) fn rebuild_obstacles(&mut self) {

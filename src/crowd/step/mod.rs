@@ -62,12 +62,8 @@ impl Crowd {
         if n > MAX_SUB_STEPS as f32 {
             return Err(CrowdError::InvalidArgument);
         }
-        if self.obstacles_dirty {
-            self.rebuild_obstacles();
-        }
-        if self.planner_stale && self.planned > 0 {
-            self.update_planner();
-        }
+        // (The planner only while some agent plans: the changes wait for one.)
+        self.apply_obstacle_changes(self.planned > 0);
         let sub = dt / n;
         for _ in 0..n as u32 {
             self.sub_step(sub, threads.max(1));
