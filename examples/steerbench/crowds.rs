@@ -5,7 +5,8 @@
 //! corridors. Agents leave at their last goal. Each scene runs until every agent has left or
 //! the latest agent's limit (4 × its straight-line ideal time + 20 s after it appears, at most
 //! `--max-time`) passes; it reports the share that reached every goal, gridlock (agents blocked
-//! 60 s or more), and the mean step time.
+//! 60 s or more), where the agents not done stood (queued within 5 m of the goal they were on,
+//! or elsewhere), and the mean step time.
 
 use std::path::Path;
 
@@ -322,6 +323,9 @@ pub struct LargeRun {
     pub on_time: f32,
     /// Agents blocked for [`GRIDLOCK`] seconds or more at a stretch.
     pub gridlock: usize,
+    /// Agents that had not reached every goal when the run ended: within [`NEAR_GOAL`] of the
+    /// goal they were on (queued at it), and the rest (held on the way, or never emitted).
+    pub short: (usize, usize),
     /// Deepest agent–agent overlap, percent of a radius.
     pub deepest: f32,
     /// Agent–obstacle collisions.
@@ -336,13 +340,15 @@ impl LargeRun {
     /// The scene as a row of the table [`TABLE_HEAD`] heads.
     pub fn row(&self) -> String {
         format!(
-            "| {} | {} | {} | {:.1} % | {:.1} % | {} | {:.1} | {} | {:.2} / {:.1} | {:.0} |",
+            "| {} | {} | {} | {:.1} % | {:.1} % | {} | {} / {} | {:.1} | {} | {:.2} / {:.1} | {:.0} |",
             self.name,
             self.agents,
             self.obstacles,
             self.reached,
             self.on_time,
             self.gridlock,
+            self.short.0,
+            self.short.1,
             self.deepest,
             self.obstacle_collisions,
             self.step_ms.0,
@@ -353,7 +359,24 @@ impl LargeRun {
 }
 
 /// The head of the table of large scenes.
-pub const TABLE_HEAD: &str = "| scene | agents | obstacles | reached | on time | gridlock | deepest a-a (% r) | coll a-o | ms/step mean / max | simulated (s) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+pub const TABLE_HEAD: &str = "| scene | agents | obstacles | reached | on time | gridlock | not done: at goal / elsewhere | deepest a-a (% r) | coll a-o | ms/step mean / max | simulated (s) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+
+/// How near the goal it was on an agent that had not reached every goal when the run ended
+/// counts as queued at that goal, metres.
+pub const NEAR_GOAL: f32 = 5.0;
+
+/// Of agents that had not reached every goal, given as (where each stands, the point of the
+/// goal it was on): how many stood within [`NEAR_GOAL`] of that point, and how many farther
+/// (or on a goal with no point).
+pub fn short_of_goals(left: impl Iterator<Item = (Vec2, Option<Vec2>)>) -> (usize, usize) {
+    left.fold((0, 0), |(near, far), (p, goal)| {
+        if goal.is_some_and(|g| p.distance(g) <= NEAR_GOAL) {
+            (near + 1, far)
+        } else {
+            (near, far + 1)
+        }
+    })
+}
 
 /// Runs `n` large scenes, scene k from seed `first + k` (scene 1: the pillars, the others floor
 /// plans). With `svg`, each scene's trajectories are drawn there too. A scene that cannot be
@@ -409,6 +432,14 @@ pub fn run_large(
             .iter()
             .filter(|b| b.longest_blocked >= GRIDLOCK)
             .count();
+        let (near, far) = short_of_goals(
+            walkers
+                .iter()
+                .filter(|w| !all_reached(w))
+                .map(|w| (w.position, w.current().and_then(|g| g.point()))),
+        );
+        // (Agents an emitter had not yet sent when the run ended are short too.)
+        let short = (near, far + total.saturating_sub(walkers.len()));
         let pct = |k: usize| 100.0 * k as f32 / total.max(1) as f32;
         runs.push(Ok(LargeRun {
             name: scene.name.clone(),
@@ -417,6 +448,7 @@ pub fn run_large(
             reached: pct(reached),
             on_time: pct(on_time),
             gridlock,
+            short,
             deepest: 100.0 * m.deepest_agent,
             obstacle_collisions: m.obstacle_collisions,
             step_ms: (m.mean_step_ms(), m.max_step_ms),
@@ -445,7 +477,21 @@ pub fn large(n: usize, first: u64, settings: Settings, svg: Option<&Path>) -> i3
 
 #[cfg(test)]
 mod tests {
-    use super::{floor, pillars};
+    use super::{floor, pillars, short_of_goals, NEAR_GOAL};
+    use glam::Vec2;
+
+    #[test]
+    fn agents_short_of_their_goals_split_at_five_metres_from_the_goal_they_were_on() {
+        let g = Some(Vec2::new(10.0, 0.0));
+        let left = [
+            (Vec2::new(10.0, 0.0), g),
+            (Vec2::new(10.0 - NEAR_GOAL, 0.0), g),
+            (Vec2::new(10.0 - NEAR_GOAL - 0.01, 0.0), g),
+            (Vec2::ZERO, None),
+        ];
+        assert_eq!(short_of_goals(left.into_iter()), (2, 2));
+        assert_eq!(short_of_goals(std::iter::empty()), (0, 0));
+    }
 
     #[test]
     fn the_pillars_scene_holds_5000_agents_apart_among_5000_pillars() {
