@@ -463,22 +463,74 @@ pub fn run_large(
 pub fn large(n: usize, first: u64, settings: Settings, svg: Option<&Path>) -> i32 {
     println!("{TABLE_HEAD}");
     let mut status = 0;
+    let mut done = Vec::new();
     for r in run_large(n, first, settings, svg) {
         match r {
-            Ok(r) => println!("{}", r.row()),
+            Ok(r) => {
+                println!("{}", r.row());
+                done.push(r);
+            }
             Err(e) => {
                 println!("{e}");
                 status = 1;
             }
         }
     }
+    if let Some(line) = summary(&done) {
+        println!("\n{line}");
+    }
     status
+}
+
+/// One line over several large scenes (`None` for fewer than two): the share reached, its
+/// mean and range, and the agents in gridlock and not done, summed. A single scene's share
+/// moves by several points with any change to the model; compare models over many.
+pub fn summary(runs: &[LargeRun]) -> Option<String> {
+    if runs.len() < 2 {
+        return None;
+    }
+    let reached = runs.iter().map(|r| r.reached);
+    let mean = reached.clone().sum::<f32>() / runs.len() as f32;
+    let lo = reached.clone().fold(f32::INFINITY, f32::min);
+    let hi = reached.fold(f32::NEG_INFINITY, f32::max);
+    let gridlock: usize = runs.iter().map(|r| r.gridlock).sum();
+    let near: usize = runs.iter().map(|r| r.short.0).sum();
+    let far: usize = runs.iter().map(|r| r.short.1).sum();
+    Some(format!(
+        "{} scenes: reached {mean:.1} % on the mean ({lo:.1}–{hi:.1} %); {gridlock} agents in \
+         gridlock; not done: {near} at their goal, {far} elsewhere",
+        runs.len()
+    ))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{floor, pillars, short_of_goals, NEAR_GOAL};
+    use super::{floor, pillars, short_of_goals, summary, LargeRun, NEAR_GOAL};
     use glam::Vec2;
+
+    #[test]
+    fn several_large_scenes_sum_up_in_one_line() {
+        let run = |reached: f32, gridlock: usize, short: (usize, usize)| LargeRun {
+            name: "s".into(),
+            agents: 100,
+            obstacles: 0,
+            reached,
+            on_time: reached,
+            gridlock,
+            short,
+            deepest: 0.0,
+            obstacle_collisions: 0,
+            step_ms: (1.0, 2.0),
+            simulated: 10.0,
+        };
+        assert_eq!(summary(&[run(90.0, 3, (1, 9))]), None);
+        let line = summary(&[run(90.0, 3, (1, 9)), run(70.0, 5, (2, 28))]).unwrap();
+        assert_eq!(
+            line,
+            "2 scenes: reached 80.0 % on the mean (70.0–90.0 %); 8 agents in gridlock; not \
+             done: 3 at their goal, 37 elsewhere"
+        );
+    }
 
     #[test]
     fn agents_short_of_their_goals_split_at_five_metres_from_the_goal_they_were_on() {
