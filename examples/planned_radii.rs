@@ -21,7 +21,7 @@ mod args;
 #[path = "common/radii_scene.rs"]
 mod radii_scene;
 use args::arg;
-use radii_scene::{bake, rebuild_worst, run, scene, SPREADS};
+use radii_scene::{rebuild_worst, run, run_baked, scene, SPREADS};
 
 /// Steps timed after every obstacle moved (the planner's grid rebuilt while the crowd runs).
 const REBUILD_STEPS: usize = 5;
@@ -43,10 +43,7 @@ fn main() {
         let rebuilt = rebuild_worst(&mut crowd, REBUILD_STEPS);
         // The same scene with its grid baked at load: the same bits, without the build in
         // the first step.
-        let mut baked = scene(n, spread, budget);
-        let bake_ms = bake(&mut baked);
-        let b = run(&mut baked, steps);
-        assert_eq!(b.hash, t.hash, "a baked crowd walks with the same bits");
+        let (bake_ms, b) = run_baked(n, spread, budget, steps, &t);
         println!(
             "{:>12}: {n} agents, {steps} steps, budget {budget}: mean {:.2} ms, worst {:.2} ms (fields computed {}, paths searched {}), {} of {n} arrived, {:.1} s walking per agent, hash {:016x}; grid baked at load in {bake_ms:.2} ms: worst {:.2} ms, same bits; every obstacle then moved: worst of the next {REBUILD_STEPS} steps {:.2} ms",
             match spread {

@@ -118,12 +118,27 @@ pub fn run(crowd: &mut Crowd, steps: usize) -> Timed {
     }
 }
 
-/// Bakes `crowd`'s planning grid, as at a level's load ([`Crowd::bake_routes`]): the time it
-/// takes, milliseconds.
-pub fn bake(crowd: &mut Crowd) -> f64 {
+/// The scene of `n` agents with radii `spread` and route budget `budget`, its planning grid
+/// baked at load ([`Crowd::bake_routes`]), stepped `steps` times as [`run`] does: the bake's
+/// time in milliseconds and the run. `unbaked`: the same scene's run without the bake, whose
+/// bits the baked run must walk with (checked by the final positions' hash).
+pub fn run_baked(
+    n: usize,
+    spread: &str,
+    budget: usize,
+    steps: usize,
+    unbaked: &Timed,
+) -> (f64, Timed) {
+    let mut crowd = scene(n, spread, budget);
     let t = Instant::now();
     crowd.bake_routes();
-    t.elapsed().as_secs_f64() * 1e3
+    let bake = t.elapsed().as_secs_f64() * 1e3;
+    let run = run(&mut crowd, steps);
+    assert_eq!(
+        run.hash, unbaked.hash,
+        "a baked crowd walks with the same bits"
+    );
+    (bake, run)
 }
 
 /// Moves every obstacle of `crowd` 0.1 m along x (each removed and added: more changes in one

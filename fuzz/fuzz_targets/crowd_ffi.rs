@@ -2,8 +2,8 @@
 //! huge), then fuzzed sequences of every mutating call (agents and obstacles added, removed,
 //! re-targeted, re-tuned with hostile values, teleported to NaN, unknown and stale ids),
 //! steps with hostile `dt` and thread counts (0, 1, many, `u32::MAX`), the route cache and
-//! SIMD caps set to hostile values and read back, the planner's grid baked, and reads (agents, hits, velocities) with
-//! every buffer shape (NULL, misaligned, too small, larger).
+//! SIMD caps set to hostile values and read back, the planner's grid baked, and reads (agents,
+//! hits, velocities) with every buffer shape (NULL, misaligned, too small, larger).
 //!
 //! Checked: never a panic, a hang or a leak; ids are never reused while live; a failing read
 //! writes nothing; a successful read writes exactly one value per id, finite positions and

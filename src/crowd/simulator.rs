@@ -695,8 +695,8 @@ impl Crowd {
     /// once instead of first building the whole grid (a few milliseconds on the finest grid),
     /// and a rebuild under way is finished. Obstacles changed afterwards are applied by the
     /// steps as usual. Nothing else changes: a crowd baked just before its first step (no
-    /// obstacle changed in between) moves with the same bits as one that is not. Does nothing when the grid is up to date (or there
-    /// are no obstacles).
+    /// obstacle changed in between) moves with the same bits as one that is not. Does nothing
+    /// when the grid is up to date (or there are no obstacles).
     ///
     /// ```
     /// use wayfarer::crowd::{Crowd, Obstacle, RouteMode};
