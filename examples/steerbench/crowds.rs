@@ -6,8 +6,11 @@
 //! the latest agent's limit (4 × its straight-line ideal time + 20 s after it appears, at most
 //! `--max-time`) passes; it reports the share that reached every goal, gridlock (agents blocked
 //! 60 s or more), where the agents not done stood (queued within 5 m of the goal they were on,
-//! or elsewhere), and the mean step time.
+//! or elsewhere), how the shared goals took their agents in (see [`Intake`]), and the mean step
+//! time. `--kind floors` or `--kind pillars` runs N scenes of one kind, to compare models over
+//! many seeds of it.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use glam::{Vec2, Vec3};
@@ -279,6 +282,43 @@ pub fn floor(seed: u64, n: usize) -> Scene {
     )
 }
 
+/// Which generated scenes `--large N` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The second scene a field of pillars, the others floor plans.
+    Mixed,
+    /// Floor plans only.
+    Floors,
+    /// Fields of pillars only.
+    Pillars,
+}
+
+impl std::str::FromStr for Kind {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "mixed" => Ok(Self::Mixed),
+            "floors" => Ok(Self::Floors),
+            "pillars" => Ok(Self::Pillars),
+            _ => Err(format!("--kind {s}: mixed, floors or pillars")),
+        }
+    }
+}
+
+impl Kind {
+    /// The `k`-th scene of a run starting at seed `first`.
+    fn scene(self, k: usize, first: u64) -> Scene {
+        let seed = first + k as u64;
+        if self == Self::Pillars || (self == Self::Mixed && k == 1) {
+            pillars(seed)
+        } else {
+            let mut rng = Pcg32::new(seed, 0xA6E47);
+            floor(seed, rng.int(1000, 10_000) as usize)
+        }
+    }
+}
+
 /// Sets every agent's limit and the scene's run time.
 fn finish(
     name: String,
@@ -326,6 +366,8 @@ pub struct LargeRun {
     /// Agents that had not reached every goal when the run ended: within [`NEAR_GOAL`] of the
     /// goal they were on (queued at it), and the rest (held on the way, or never emitted).
     pub short: (usize, usize),
+    /// How the shared goals took their agents in.
+    pub intake: Intake,
     /// Deepest agent–agent overlap, percent of a radius.
     pub deepest: f32,
     /// Agent–obstacle collisions.
@@ -340,7 +382,7 @@ impl LargeRun {
     /// The scene as a row of the table [`TABLE_HEAD`] heads.
     pub fn row(&self) -> String {
         format!(
-            "| {} | {} | {} | {:.1} % | {:.1} % | {} | {} / {} | {:.1} | {} | {:.2} / {:.1} | {:.0} |",
+            "| {} | {} | {} | {:.1} % | {:.1} % | {} | {} / {} | {} / {} | {:.2} ({:.2}–{:.2}) | {:.1} | {} | {:.2} / {:.1} | {:.0} |",
             self.name,
             self.agents,
             self.obstacles,
@@ -349,6 +391,11 @@ impl LargeRun {
             self.gridlock,
             self.short.0,
             self.short.1,
+            self.intake.jammed,
+            self.intake.points,
+            self.intake.rate.0,
+            self.intake.rate.1,
+            self.intake.rate.2,
             self.deepest,
             self.obstacle_collisions,
             self.step_ms.0,
@@ -359,7 +406,7 @@ impl LargeRun {
 }
 
 /// The head of the table of large scenes.
-pub const TABLE_HEAD: &str = "| scene | agents | obstacles | reached | on time | gridlock | not done: at goal / elsewhere | deepest a-a (% r) | coll a-o | ms/step mean / max | simulated (s) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
+pub const TABLE_HEAD: &str = "| scene | agents | obstacles | reached | on time | gridlock | not done: at goal / elsewhere | shared goals: jammed / all | intake (agents/s): mean (range) | deepest a-a (% r) | coll a-o | ms/step mean / max | simulated (s) |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|";
 
 /// How near the goal it was on an agent that had not reached every goal when the run ended
 /// counts as queued at that goal, metres.
@@ -368,6 +415,69 @@ pub const NEAR_GOAL: f32 = 5.0;
 /// Of agents that had not reached every goal, given as (where each stands, the point of the
 /// goal it was on): how many stood within [`NEAR_GOAL`] of that point, and how many farther
 /// (or on a goal with no point).
+/// Agents that must share a final goal point for it to count as a shared goal.
+pub const SHARED_MIN: usize = 20;
+
+/// How the shared goals of a run (final goal points of [`SHARED_MIN`] agents or more) took
+/// their agents in.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Intake {
+    /// Shared goals.
+    pub points: usize,
+    /// Shared goals that took no agent in over the last [`GRIDLOCK`] seconds of the run while
+    /// agents were still bound for them.
+    pub jammed: usize,
+    /// Agents each took in per second (the mean over the points, the least and the most): over
+    /// the run, or, for a point every agent bound for it reached, until the last arrived.
+    pub rate: (f32, f32, f32),
+}
+
+/// The [`Intake`] of a run `end` seconds long, given each agent's last goal point (`None`: no
+/// point), the run time it reached that goal (`None`: not), and whether it was still bound for
+/// it when the run ended.
+pub fn intake(agents: impl Iterator<Item = (Option<Vec2>, Option<f32>, bool)>, end: f32) -> Intake {
+    // Per point (by its bits, in a fixed order): agents, arrivals, the last arrival, and
+    // whether any agent was still bound for it.
+    let mut per: BTreeMap<(u32, u32), (usize, usize, f32, bool)> = BTreeMap::new();
+    for (point, reached, bound) in agents {
+        let Some(p) = point else { continue };
+        let e = per
+            .entry((p.x.to_bits(), p.y.to_bits()))
+            .or_insert((0, 0, 0.0, false));
+        e.0 += 1;
+        if let Some(t) = reached {
+            e.1 += 1;
+            e.2 = e.2.max(t);
+        }
+        e.3 |= bound;
+    }
+    let mut out = Intake {
+        rate: (0.0, f32::INFINITY, 0.0),
+        ..Intake::default()
+    };
+    for &(_, arrived, last, bound) in per.values().filter(|e| e.0 >= SHARED_MIN) {
+        out.points += 1;
+        if bound && (arrived == 0 || last <= end - GRIDLOCK) {
+            out.jammed += 1;
+        }
+        let span = if bound { end } else { last };
+        let rate = if span > 0.0 {
+            arrived as f32 / span
+        } else {
+            0.0
+        };
+        out.rate.0 += rate;
+        out.rate.1 = out.rate.1.min(rate);
+        out.rate.2 = out.rate.2.max(rate);
+    }
+    if out.points == 0 {
+        out.rate = (0.0, 0.0, 0.0);
+    } else {
+        out.rate.0 /= out.points as f32;
+    }
+    out
+}
+
 pub fn short_of_goals(left: impl Iterator<Item = (Vec2, Option<Vec2>)>) -> (usize, usize) {
     left.fold((0, 0), |(near, far), (p, goal)| {
         if goal.is_some_and(|g| p.distance(g) <= NEAR_GOAL) {
@@ -384,6 +494,7 @@ pub fn short_of_goals(left: impl Iterator<Item = (Vec2, Option<Vec2>)>) -> (usiz
 pub fn run_large(
     n: usize,
     first: u64,
+    kind: Kind,
     settings: Settings,
     svg: Option<&Path>,
 ) -> Vec<Result<LargeRun, String>> {
@@ -394,12 +505,7 @@ pub fn run_large(
     let mut runs = Vec::new();
     for k in 0..n {
         let seed = first + k as u64;
-        let scene = if k == 1 {
-            pillars(seed)
-        } else {
-            let mut rng = Pcg32::new(seed, 0xA6E47);
-            floor(seed, rng.int(1000, 10_000) as usize)
-        };
+        let scene = kind.scene(k, first);
         let p = match play(&scene, s, svg.is_some()) {
             Ok(p) => p,
             Err(e) => {
@@ -440,6 +546,20 @@ pub fn run_large(
         );
         // (Agents an emitter had not yet sent when the run ended are short too.)
         let short = (near, far + total.saturating_sub(walkers.len()));
+        let intake = intake(
+            walkers.iter().map(|w| {
+                let last = w.spec.goals.len().checked_sub(1);
+                let point = last.and_then(|i| w.spec.goals[i].kind.point());
+                let reached = w.finished.filter(|_| {
+                    matches!(
+                        w.outcomes.get(w.spec.goals.len() - 1),
+                        Some(Outcome::Reached(_))
+                    )
+                });
+                (point, reached, w.finished.is_none() && Some(w.goal) == last)
+            }),
+            m.simulated,
+        );
         let pct = |k: usize| 100.0 * k as f32 / total.max(1) as f32;
         runs.push(Ok(LargeRun {
             name: scene.name.clone(),
@@ -449,6 +569,7 @@ pub fn run_large(
             on_time: pct(on_time),
             gridlock,
             short,
+            intake,
             deepest: 100.0 * m.deepest_agent,
             obstacle_collisions: m.obstacle_collisions,
             step_ms: (m.mean_step_ms(), m.max_step_ms),
@@ -460,11 +581,11 @@ pub fn run_large(
 
 /// Runs `n` large scenes (see [`run_large`]) and prints one line each; returns the exit status
 /// (1 when a scene cannot be built or run).
-pub fn large(n: usize, first: u64, settings: Settings, svg: Option<&Path>) -> i32 {
+pub fn large(n: usize, first: u64, kind: Kind, settings: Settings, svg: Option<&Path>) -> i32 {
     println!("{TABLE_HEAD}");
     let mut status = 0;
     let mut done = Vec::new();
-    for r in run_large(n, first, settings, svg) {
+    for r in run_large(n, first, kind, settings, svg) {
         match r {
             Ok(r) => {
                 println!("{}", r.row());
@@ -505,8 +626,51 @@ pub fn summary(runs: &[LargeRun]) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{floor, pillars, short_of_goals, summary, LargeRun, NEAR_GOAL};
+    use super::{
+        floor, intake, pillars, short_of_goals, summary, Intake, Kind, LargeRun, NEAR_GOAL,
+        SHARED_MIN,
+    };
     use glam::Vec2;
+
+    #[test]
+    fn shared_goals_report_their_intake_and_those_that_stopped_taking_agents_in() {
+        let (a, b, c) = (Vec2::ZERO, Vec2::X, Vec2::Y);
+        let n = SHARED_MIN;
+        let mut agents = Vec::new();
+        // a: all reached, the last at 50 s: n agents in 50 s.
+        agents.extend((0..n).map(|i| (Some(a), Some(50.0 * (i + 1) as f32 / n as f32), false)));
+        // b: half reached by 30 s, half still bound for it at the end of a 100 s run (jammed).
+        agents.extend((0..n / 2).map(|_| (Some(b), Some(30.0), false)));
+        agents.extend((0..n / 2).map(|_| (Some(b), None, true)));
+        // c: too few agents to count; no point: not counted.
+        agents.extend((0..n - 1).map(|_| (Some(c), None, true)));
+        agents.push((None, None, true));
+        let got = intake(agents.into_iter(), 100.0);
+        let (ra, rb) = (n as f32 / 50.0, (n / 2) as f32 / 100.0);
+        assert_eq!(got.points, 2);
+        assert_eq!(got.jammed, 1);
+        assert_eq!(got.rate, (0.5 * (ra + rb), rb, ra));
+        // An arrival within the last 60 s: still taking agents in, not jammed.
+        let late = [(Some(b), Some(41.0), false), (Some(b), None, true)];
+        let agents = late.into_iter().cycle().take(n);
+        assert_eq!(intake(agents, 100.0).jammed, 0);
+        assert_eq!(intake(std::iter::empty(), 10.0), Intake::default());
+    }
+
+    #[test]
+    fn the_kind_picks_the_scenes() {
+        let names = |kind: Kind| -> Vec<String> { (0..3).map(|k| kind.scene(k, 5).name).collect() };
+        let floors = names(Kind::Floors);
+        let pillars = names(Kind::Pillars);
+        assert!(floors.iter().all(|n| n.starts_with("floor")));
+        assert_eq!(pillars[2], "pillars 5000+5000 (seed 7)");
+        assert_eq!(
+            names(Kind::Mixed),
+            vec![floors[0].clone(), pillars[1].clone(), floors[2].clone()]
+        );
+        assert_eq!("pillars".parse::<Kind>(), Ok(Kind::Pillars));
+        assert!("rooms".parse::<Kind>().is_err());
+    }
 
     #[test]
     fn several_large_scenes_sum_up_in_one_line() {
@@ -518,6 +682,7 @@ mod tests {
             on_time: reached,
             gridlock,
             short,
+            intake: Intake::default(),
             deepest: 0.0,
             obstacle_collisions: 0,
             step_ms: (1.0, 2.0),

@@ -9,7 +9,7 @@
 //!     [--seed S] [--seeds K] [--svg DIR] [--threads N] [--dt S] [--max-time S]
 //! cargo run --release --example steerbench -- --generate N [--seed S] [--svg DIR]
 //!     [--min-coverage P]
-//! cargo run --release --example steerbench -- --large N [--seed S] [--svg DIR]
+//! cargo run --release --example steerbench -- --large N [--seed S] [--kind K] [--svg DIR]
 //! cargo run --release --example steerbench -- --docs
 //! ```
 //!
@@ -65,12 +65,14 @@ pub struct Options {
     generate: Option<usize>,
     min_coverage: Option<f32>,
     large: Option<usize>,
+    kind: crowds::Kind,
     docs: bool,
 }
 
 const USAGE: &str = "usage: steerbench <file-or-folder>... [--stay] [--require-goals] [--seed S] \
      [--seeds K] [--svg DIR] [--threads N] [--dt S] [--max-time S] | --generate N [--seed S] \
-     [--svg DIR] [--min-coverage P] | --large N [--seed S] [--svg DIR] | --docs";
+     [--svg DIR] [--min-coverage P] | --large N [--seed S] [--kind mixed|floors|pillars] [--svg DIR] \
+     | --docs";
 
 fn options() -> Result<Options, String> {
     let mut o = Options {
@@ -88,6 +90,7 @@ fn options() -> Result<Options, String> {
         generate: None,
         min_coverage: None,
         large: None,
+        kind: crowds::Kind::Mixed,
         docs: false,
     };
     let mut args = std::env::args().skip(1);
@@ -109,6 +112,7 @@ fn options() -> Result<Options, String> {
                 o.min_coverage = Some(num("--min-coverage", value("--min-coverage")?)?)
             }
             "--large" => o.large = Some(num("--large", value("--large")?)?),
+            "--kind" => o.kind = value("--kind")?.parse()?,
             "--stay" => o.settings.arrival = Arrival::Stay,
             "--require-goals" => o.require_goals = true,
             "--docs" => o.docs = true,
@@ -194,7 +198,13 @@ fn main() {
         ));
     }
     if let Some(n) = o.large {
-        status = status.max(crowds::large(n, o.seed, o.settings, o.svg.as_deref()));
+        status = status.max(crowds::large(
+            n,
+            o.seed,
+            o.kind,
+            o.settings,
+            o.svg.as_deref(),
+        ));
     }
     std::process::exit(status);
 }
