@@ -412,9 +412,6 @@ pub const TABLE_HEAD: &str = "| scene | agents | obstacles | reached | on time |
 /// counts as queued at that goal, metres.
 pub const NEAR_GOAL: f32 = 5.0;
 
-/// Of agents that had not reached every goal, given as (where each stands, the point of the
-/// goal it was on): how many stood within [`NEAR_GOAL`] of that point, and how many farther
-/// (or on a goal with no point).
 /// Agents that must share a final goal point for it to count as a shared goal.
 pub const SHARED_MIN: usize = 20;
 
@@ -425,7 +422,7 @@ pub struct Intake {
     /// Shared goals.
     pub points: usize,
     /// Shared goals that took no agent in over the last [`GRIDLOCK`] seconds of the run while
-    /// agents were still bound for them.
+    /// agents were still bound for them (none in a run shorter than that).
     pub jammed: usize,
     /// Agents each took in per second (the mean over the points, the least and the most): over
     /// the run, or, for a point every agent bound for it reached, until the last arrived.
@@ -457,7 +454,8 @@ pub fn intake(agents: impl Iterator<Item = (Option<Vec2>, Option<f32>, bool)>, e
     };
     for &(_, arrived, last, bound) in per.values().filter(|e| e.0 >= SHARED_MIN) {
         out.points += 1;
-        if bound && (arrived == 0 || last <= end - GRIDLOCK) {
+        // (`last` is 0 for a point none reached: jammed once the run is GRIDLOCK long.)
+        if bound && last <= end - GRIDLOCK {
             out.jammed += 1;
         }
         let span = if bound { end } else { last };
@@ -478,6 +476,9 @@ pub fn intake(agents: impl Iterator<Item = (Option<Vec2>, Option<f32>, bool)>, e
     out
 }
 
+/// Of agents that had not reached every goal, given as (where each stands, the point of the
+/// goal it was on): how many stood within [`NEAR_GOAL`] of that point, and how many farther
+/// (or on a goal with no point).
 pub fn short_of_goals(left: impl Iterator<Item = (Vec2, Option<Vec2>)>) -> (usize, usize) {
     left.fold((0, 0), |(near, far), (p, goal)| {
         if goal.is_some_and(|g| p.distance(g) <= NEAR_GOAL) {
@@ -654,6 +655,10 @@ mod tests {
         let late = [(Some(b), Some(41.0), false), (Some(b), None, true)];
         let agents = late.into_iter().cycle().take(n);
         assert_eq!(intake(agents, 100.0).jammed, 0);
+        // None reached yet: jammed only once the run is 60 s long.
+        let none = || std::iter::repeat((Some(b), None, true)).take(n);
+        assert_eq!(intake(none(), 59.0).jammed, 0);
+        assert_eq!(intake(none(), 60.0).jammed, 1);
         assert_eq!(intake(std::iter::empty(), 10.0), Intake::default());
     }
 
