@@ -656,7 +656,7 @@ mod tests {
         let agents = late.into_iter().cycle().take(n);
         assert_eq!(intake(agents, 100.0).jammed, 0);
         // None reached yet: jammed only once the run is 60 s long.
-        let none = || std::iter::repeat((Some(b), None, true)).take(n);
+        let none = || std::iter::repeat_n((Some(b), None, true), n);
         assert_eq!(intake(none(), 59.0).jammed, 0);
         assert_eq!(intake(none(), 60.0).jammed, 1);
         assert_eq!(intake(std::iter::empty(), 10.0), Intake::default());
