@@ -13,6 +13,10 @@
 //! cargo run --release --example steerbench -- --docs
 //! ```
 //!
+//! `--large N` runs floor plans with a field of pillars second; `--kind floors` or
+//! `--kind pillars` runs N scenes of that kind instead (seeds S … S + N − 1), to compare
+//! models over many scenes of each.
+//!
 //! `--docs` measures the shared cases, three ranges of generated scenes and the large crowds,
 //! and writes the figures into `README.md` and `docs/crowd.md` (see `docs.rs`).
 //!
