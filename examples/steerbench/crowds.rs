@@ -12,6 +12,8 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use glam::{Vec2, Vec3};
 use wayfarer::crowd::Obstacle;
@@ -489,104 +491,137 @@ pub fn short_of_goals(left: impl Iterator<Item = (Vec2, Option<Vec2>)>) -> (usiz
     })
 }
 
-/// Runs `n` large scenes, scene k from seed `first + k` (scene 1: the pillars, the others floor
-/// plans). With `svg`, each scene's trajectories are drawn there too. A scene that cannot be
-/// built or run gives an error in its place.
+/// Runs `n` large scenes, scene k from seed `first + k`, of the given kind, `jobs` scenes at a
+/// time (each on a thread of its own; the step times are then measured on a busier machine).
+/// With `svg`, each scene's trajectories are drawn there too. A scene that cannot be built or
+/// run gives an error in its place. The results come in scene order, the same for any `jobs`.
 pub fn run_large(
     n: usize,
     first: u64,
     kind: Kind,
     settings: Settings,
+    jobs: usize,
     svg: Option<&Path>,
 ) -> Vec<Result<LargeRun, String>> {
     let s = Settings {
         arrival: Arrival::Despawn,
         ..settings
     };
-    let mut runs = Vec::new();
-    for k in 0..n {
-        let seed = first + k as u64;
-        let scene = kind.scene(k, first);
-        let p = match play(&scene, s, svg.is_some()) {
-            Ok(p) => p,
-            Err(e) => {
-                runs.push(Err(format!("{}: {e}", scene.name)));
-                continue;
-            }
-        };
-        if let Some(dir) = svg {
-            let path = dir.join(format!("large-{seed}.svg"));
-            if let Err(e) = draw::draw(&scene.name, &scene.obstacles, &p.trace, &path) {
-                println!("{}: {e}", path.display());
-            }
-        }
-        let total = scene.total_agents();
-        let all_reached = |w: &&super::program::Walker| {
-            w.finished.is_some() && w.outcomes.iter().all(|o| matches!(o, Outcome::Reached(_)))
-        };
-        let walkers = &p.program.walkers;
-        let reached = walkers.iter().filter(all_reached).count();
-        let on_time = walkers
-            .iter()
-            .filter(all_reached)
-            .filter(|w| {
-                w.finished.unwrap_or(0.0) - w.spawned <= w.spec.deadline.unwrap_or(f32::INFINITY)
-            })
-            .count();
-        let m = &p.measures;
-        let gridlock = m
-            .bodies
-            .iter()
-            .filter(|b| b.longest_blocked >= GRIDLOCK)
-            .count();
-        let (near, far) = short_of_goals(
-            walkers
-                .iter()
-                .filter(|w| !all_reached(w))
-                .map(|w| (w.position, w.current().and_then(|g| g.point()))),
-        );
-        // (Agents an emitter had not yet sent when the run ended are short too.)
-        let short = (near, far + total.saturating_sub(walkers.len()));
-        let intake = intake(
-            walkers.iter().map(|w| {
-                let last = w.spec.goals.len().checked_sub(1);
-                let point = last.and_then(|i| w.spec.goals[i].kind.point());
-                let reached = w.finished.filter(|_| {
-                    matches!(
-                        w.outcomes.get(w.spec.goals.len() - 1),
-                        Some(Outcome::Reached(_))
-                    )
-                });
-                (point, reached, w.finished.is_none() && Some(w.goal) == last)
-            }),
-            m.simulated,
-        );
-        let pct = |k: usize| 100.0 * k as f32 / total.max(1) as f32;
-        runs.push(Ok(LargeRun {
-            name: scene.name.clone(),
-            agents: total,
-            obstacles: scene.obstacles.len(),
-            reached: pct(reached),
-            on_time: pct(on_time),
-            gridlock,
-            short,
-            intake,
-            deepest: 100.0 * m.deepest_agent,
-            obstacle_collisions: m.obstacle_collisions,
-            step_ms: (m.mean_step_ms(), m.max_step_ms),
-            simulated: m.simulated,
-        }));
+    let jobs = jobs.clamp(1, n.max(1));
+    if jobs == 1 {
+        return (0..n).map(|k| run_one(k, first, kind, s, svg)).collect();
     }
-    runs
+    // Each thread takes the next scene not yet taken; each result goes to its scene's place.
+    let next = AtomicUsize::new(0);
+    let runs: Vec<Mutex<Option<Result<LargeRun, String>>>> =
+        (0..n).map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..jobs {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(slot) = runs.get(k) else { break };
+                let run = run_one(k, first, kind, s, svg);
+                *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(run);
+            });
+        }
+    });
+    runs.into_iter()
+        .map(|r| {
+            let r = r.into_inner().unwrap_or_else(|e| e.into_inner());
+            r.unwrap_or_else(|| Err("the scene's thread stopped".into()))
+        })
+        .collect()
+}
+
+/// Runs scene `k` of [`run_large`] (settings `s`).
+fn run_one(
+    k: usize,
+    first: u64,
+    kind: Kind,
+    s: Settings,
+    svg: Option<&Path>,
+) -> Result<LargeRun, String> {
+    let seed = first + k as u64;
+    let scene = kind.scene(k, first);
+    let p = play(&scene, s, svg.is_some()).map_err(|e| format!("{}: {e}", scene.name))?;
+    if let Some(dir) = svg {
+        let path = dir.join(format!("large-{seed}.svg"));
+        if let Err(e) = draw::draw(&scene.name, &scene.obstacles, &p.trace, &path) {
+            println!("{}: {e}", path.display());
+        }
+    }
+    let total = scene.total_agents();
+    let all_reached = |w: &&super::program::Walker| {
+        w.finished.is_some() && w.outcomes.iter().all(|o| matches!(o, Outcome::Reached(_)))
+    };
+    let walkers = &p.program.walkers;
+    let reached = walkers.iter().filter(all_reached).count();
+    let on_time = walkers
+        .iter()
+        .filter(all_reached)
+        .filter(|w| {
+            w.finished.unwrap_or(0.0) - w.spawned <= w.spec.deadline.unwrap_or(f32::INFINITY)
+        })
+        .count();
+    let m = &p.measures;
+    let gridlock = m
+        .bodies
+        .iter()
+        .filter(|b| b.longest_blocked >= GRIDLOCK)
+        .count();
+    let (near, far) = short_of_goals(
+        walkers
+            .iter()
+            .filter(|w| !all_reached(w))
+            .map(|w| (w.position, w.current().and_then(|g| g.point()))),
+    );
+    // (Agents an emitter had not yet sent when the run ended are short too.)
+    let short = (near, far + total.saturating_sub(walkers.len()));
+    let intake = intake(
+        walkers.iter().map(|w| {
+            let last = w.spec.goals.len().checked_sub(1);
+            let point = last.and_then(|i| w.spec.goals[i].kind.point());
+            let reached = w.finished.filter(|_| {
+                matches!(
+                    w.outcomes.get(w.spec.goals.len() - 1),
+                    Some(Outcome::Reached(_))
+                )
+            });
+            (point, reached, w.finished.is_none() && Some(w.goal) == last)
+        }),
+        m.simulated,
+    );
+    let pct = |k: usize| 100.0 * k as f32 / total.max(1) as f32;
+    Ok(LargeRun {
+        name: scene.name.clone(),
+        agents: total,
+        obstacles: scene.obstacles.len(),
+        reached: pct(reached),
+        on_time: pct(on_time),
+        gridlock,
+        short,
+        intake,
+        deepest: 100.0 * m.deepest_agent,
+        obstacle_collisions: m.obstacle_collisions,
+        step_ms: (m.mean_step_ms(), m.max_step_ms),
+        simulated: m.simulated,
+    })
 }
 
 /// Runs `n` large scenes (see [`run_large`]) and prints one line each; returns the exit status
 /// (1 when a scene cannot be built or run).
-pub fn large(n: usize, first: u64, kind: Kind, settings: Settings, svg: Option<&Path>) -> i32 {
+pub fn large(
+    n: usize,
+    first: u64,
+    kind: Kind,
+    settings: Settings,
+    jobs: usize,
+    svg: Option<&Path>,
+) -> i32 {
     println!("{TABLE_HEAD}");
     let mut status = 0;
     let mut done = Vec::new();
-    for r in run_large(n, first, kind, settings, svg) {
+    for r in run_large(n, first, kind, settings, jobs, svg) {
         match r {
             Ok(r) => {
                 println!("{}", r.row());
@@ -628,9 +663,11 @@ pub fn summary(runs: &[LargeRun]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::{
-        floor, intake, pillars, short_of_goals, summary, Intake, Kind, LargeRun, NEAR_GOAL,
-        SHARED_MIN,
+        floor, intake, pillars, run_large, short_of_goals, summary, Intake, Kind, LargeRun,
+        NEAR_GOAL, SHARED_MIN,
     };
+    use crate::program::Arrival;
+    use crate::run::Settings;
     use glam::Vec2;
 
     #[test]
@@ -660,6 +697,33 @@ mod tests {
         assert_eq!(intake(none(), 59.0).jammed, 0);
         assert_eq!(intake(none(), 60.0).jammed, 1);
         assert_eq!(intake(std::iter::empty(), 10.0), Intake::default());
+    }
+
+    #[test]
+    fn scenes_run_side_by_side_give_the_same_results_in_the_same_order() {
+        let settings = Settings {
+            dt: 0.1,
+            threads: 1,
+            arrival: Arrival::Despawn,
+            max_time: 3.0,
+        };
+        let key = |runs: Vec<Result<LargeRun, String>>| -> Vec<_> {
+            runs.into_iter()
+                .map(|r| {
+                    let r = r.unwrap();
+                    // (Everything but the step times.)
+                    (
+                        r.name, r.agents, r.reached, r.gridlock, r.short, r.intake, r.deepest,
+                    )
+                })
+                .collect()
+        };
+        // Floor plans of 1 711 and 1 217 agents, their first 3 s.
+        let one = key(run_large(2, 6, Kind::Floors, settings, 1, None));
+        let two = key(run_large(2, 6, Kind::Floors, settings, 2, None));
+        assert_eq!(one.len(), 2);
+        assert!(one[0].0.contains("1711 agents") && one[1].0.contains("1217 agents"));
+        assert_eq!(one, two);
     }
 
     #[test]

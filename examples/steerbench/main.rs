@@ -9,13 +9,15 @@
 //!     [--seed S] [--seeds K] [--svg DIR] [--threads N] [--dt S] [--max-time S]
 //! cargo run --release --example steerbench -- --generate N [--seed S] [--svg DIR]
 //!     [--min-coverage P]
-//! cargo run --release --example steerbench -- --large N [--seed S] [--kind K] [--svg DIR]
+//! cargo run --release --example steerbench -- --large N [--seed S] [--kind K] [--jobs J]
+//!     [--svg DIR]
 //! cargo run --release --example steerbench -- --docs
 //! ```
 //!
 //! `--large N` runs floor plans with a field of pillars second; `--kind floors` or
 //! `--kind pillars` runs N scenes of that kind instead (seeds S … S + N − 1), to compare
-//! models over many scenes of each.
+//! models over many scenes of each; `--jobs J` runs J scenes at a time, one a thread (the same
+//! results in the same order; only the step times, measured on a busier machine, differ).
 //!
 //! `--docs` measures the shared cases, three ranges of generated scenes and the large crowds,
 //! and writes the figures into `README.md` and `docs/crowd.md` (see `docs.rs`).
@@ -70,13 +72,14 @@ pub struct Options {
     min_coverage: Option<f32>,
     large: Option<usize>,
     kind: crowds::Kind,
+    jobs: usize,
     docs: bool,
 }
 
 const USAGE: &str = "usage: steerbench <file-or-folder>... [--stay] [--require-goals] [--seed S] \
      [--seeds K] [--svg DIR] [--threads N] [--dt S] [--max-time S] | --generate N [--seed S] \
-     [--svg DIR] [--min-coverage P] | --large N [--seed S] [--kind mixed|floors|pillars] [--svg DIR] \
-     | --docs";
+     [--svg DIR] [--min-coverage P] | --large N [--seed S] [--kind mixed|floors|pillars] \
+     [--jobs J] [--svg DIR] | --docs";
 
 fn options() -> Result<Options, String> {
     let mut o = Options {
@@ -95,6 +98,7 @@ fn options() -> Result<Options, String> {
         min_coverage: None,
         large: None,
         kind: crowds::Kind::Mixed,
+        jobs: 1,
         docs: false,
     };
     let mut args = std::env::args().skip(1);
@@ -117,6 +121,7 @@ fn options() -> Result<Options, String> {
             }
             "--large" => o.large = Some(num("--large", value("--large")?)?),
             "--kind" => o.kind = value("--kind")?.parse()?,
+            "--jobs" => o.jobs = num("--jobs", value("--jobs")?)?,
             "--stay" => o.settings.arrival = Arrival::Stay,
             "--require-goals" => o.require_goals = true,
             "--docs" => o.docs = true,
@@ -207,6 +212,7 @@ fn main() {
             o.seed,
             o.kind,
             o.settings,
+            o.jobs,
             o.svg.as_deref(),
         ));
     }
