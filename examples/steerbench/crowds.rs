@@ -525,10 +525,11 @@ pub fn run_large(
             });
         }
     });
+    // (The scope joined every thread, and re-raised any panic: every scene has its result.)
     runs.into_iter()
         .map(|r| {
             let r = r.into_inner().unwrap_or_else(|e| e.into_inner());
-            r.unwrap_or_else(|| Err("the scene's thread stopped".into()))
+            r.expect("every scene ran")
         })
         .collect()
 }
