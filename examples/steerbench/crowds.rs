@@ -491,18 +491,34 @@ pub fn short_of_goals(left: impl Iterator<Item = (Vec2, Option<Vec2>)>) -> (usiz
     })
 }
 
-/// Runs `n` large scenes, scene k from seed `first + k`, of the given kind, `jobs` scenes at a
-/// time (each on a thread of its own; the step times are then measured on a busier machine).
-/// With `svg`, each scene's trajectories are drawn there too. A scene that cannot be built or
-/// run gives an error in its place. The results come in scene order, the same for any `jobs`.
+/// Which large scenes to run, and how many at a time.
+#[derive(Clone, Copy, Debug)]
+pub struct Batch {
+    /// Scenes: scene k is of seed `first + k`.
+    pub n: usize,
+    /// The first scene's seed.
+    pub first: u64,
+    /// Their kind.
+    pub kind: Kind,
+    /// Scenes run at a time, each on a thread of its own (the step times are then measured on
+    /// a busier machine).
+    pub jobs: usize,
+}
+
+/// Runs the scenes of `batch`. With `svg`, each scene's trajectories are drawn there too. A
+/// scene that cannot be built or run gives an error in its place. The results come in scene
+/// order, the same for any number of jobs.
 pub fn run_large(
-    n: usize,
-    first: u64,
-    kind: Kind,
+    batch: Batch,
     settings: Settings,
-    jobs: usize,
     svg: Option<&Path>,
 ) -> Vec<Result<LargeRun, String>> {
+    let Batch {
+        n,
+        first,
+        kind,
+        jobs,
+    } = batch;
     let s = Settings {
         arrival: Arrival::Despawn,
         ..settings
@@ -609,20 +625,13 @@ fn run_one(
     })
 }
 
-/// Runs `n` large scenes (see [`run_large`]) and prints one line each; returns the exit status
-/// (1 when a scene cannot be built or run).
-pub fn large(
-    n: usize,
-    first: u64,
-    kind: Kind,
-    settings: Settings,
-    jobs: usize,
-    svg: Option<&Path>,
-) -> i32 {
+/// Runs the scenes of `batch` (see [`run_large`]) and prints one line each; returns the exit
+/// status (1 when a scene cannot be built or run).
+pub fn large(batch: Batch, settings: Settings, svg: Option<&Path>) -> i32 {
     println!("{TABLE_HEAD}");
     let mut status = 0;
     let mut done = Vec::new();
-    for r in run_large(n, first, kind, settings, jobs, svg) {
+    for r in run_large(batch, settings, svg) {
         match r {
             Ok(r) => {
                 println!("{}", r.row());
@@ -664,7 +673,7 @@ pub fn summary(runs: &[LargeRun]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::{
-        floor, intake, pillars, run_large, short_of_goals, summary, Intake, Kind, LargeRun,
+        floor, intake, pillars, run_large, short_of_goals, summary, Batch, Intake, Kind, LargeRun,
         NEAR_GOAL, SHARED_MIN,
     };
     use crate::program::Arrival;
@@ -720,8 +729,14 @@ mod tests {
                 .collect()
         };
         // Floor plans of 1 711 and 1 217 agents, their first 3 s.
-        let one = key(run_large(2, 6, Kind::Floors, settings, 1, None));
-        let two = key(run_large(2, 6, Kind::Floors, settings, 2, None));
+        let batch = |jobs| Batch {
+            n: 2,
+            first: 6,
+            kind: Kind::Floors,
+            jobs,
+        };
+        let one = key(run_large(batch(1), settings, None));
+        let two = key(run_large(batch(2), settings, None));
         assert_eq!(one.len(), 2);
         assert!(one[0].0.contains("1711 agents") && one[1].0.contains("1217 agents"));
         assert_eq!(one, two);

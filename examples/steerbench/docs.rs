@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::crowds::{run_large, Kind, TABLE_HEAD};
+use super::crowds::{run_large, Batch, Kind, TABLE_HEAD};
 use super::pages::{group, replace_between};
 use super::report::Summary;
 use super::run::Settings;
@@ -75,8 +75,14 @@ pub fn write(root: &Path, settings: Settings, shared: Option<(Summary, Vec<Strin
         ..settings
     };
     // (One scene at a time: the table gives step times.)
-    let mut large = run_large(1, 7, Kind::Mixed, large_settings, 1, None);
-    large.extend(run_large(2, 1, Kind::Mixed, large_settings, 1, None));
+    let batch = |n, first| Batch {
+        n,
+        first,
+        kind: Kind::Mixed,
+        jobs: 1,
+    };
+    let mut large = run_large(batch(1, 7), large_settings, None);
+    large.extend(run_large(batch(2, 1), large_settings, None));
 
     let mut readme = format!("{README_BEGIN}\n\n| set | result |\n| --- | --- |\n");
     let mut crowd = format!(

@@ -207,14 +207,13 @@ fn main() {
         ));
     }
     if let Some(n) = o.large {
-        status = status.max(crowds::large(
+        let batch = crowds::Batch {
             n,
-            o.seed,
-            o.kind,
-            o.settings,
-            o.jobs,
-            o.svg.as_deref(),
-        ));
+            first: o.seed,
+            kind: o.kind,
+            jobs: o.jobs,
+        };
+        status = status.max(crowds::large(batch, o.settings, o.svg.as_deref()));
     }
     std::process::exit(status);
 }
