@@ -13,7 +13,6 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use glam::{Vec2, Vec3};
 use wayfarer::crowd::Obstacle;
@@ -527,27 +526,31 @@ pub fn run_large(
     if jobs == 1 {
         return (0..n).map(|k| run_one(k, first, kind, s, svg)).collect();
     }
-    // Each thread takes the next scene not yet taken; each result goes to its scene's place.
+    // Each thread takes the next scene not yet taken and keeps its results with their scene
+    // numbers; put back in scene order.
     let next = AtomicUsize::new(0);
-    let runs: Vec<Mutex<Option<Result<LargeRun, String>>>> =
-        (0..n).map(|_| Mutex::new(None)).collect();
-    std::thread::scope(|scope| {
-        for _ in 0..jobs {
-            scope.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some(slot) = runs.get(k) else { break };
-                let run = run_one(k, first, kind, s, svg);
-                *slot.lock().unwrap_or_else(|e| e.into_inner()) = Some(run);
-            });
-        }
+    let mut runs: Vec<(usize, Result<LargeRun, String>)> = std::thread::scope(|scope| {
+        let threads: Vec<_> = (0..jobs)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let k = next.fetch_add(1, Ordering::Relaxed);
+                        if k >= n {
+                            return mine;
+                        }
+                        mine.push((k, run_one(k, first, kind, s, svg)));
+                    }
+                })
+            })
+            .collect();
+        threads
+            .into_iter()
+            .flat_map(|t| t.join().expect("a scene's thread panicked"))
+            .collect()
     });
-    // (The scope joined every thread, and re-raised any panic: every scene has its result.)
-    runs.into_iter()
-        .map(|r| {
-            let r = r.into_inner().unwrap_or_else(|e| e.into_inner());
-            r.expect("every scene ran")
-        })
-        .collect()
+    runs.sort_by_key(|r| r.0);
+    runs.into_iter().map(|r| r.1).collect()
 }
 
 /// Runs scene `k` of [`run_large`] (settings `s`).
@@ -600,7 +603,7 @@ fn run_one(
             let point = last.and_then(|i| w.spec.goals[i].kind.point());
             let reached = w.finished.filter(|_| {
                 matches!(
-                    w.outcomes.get(w.spec.goals.len() - 1),
+                    last.and_then(|i| w.outcomes.get(i)),
                     Some(Outcome::Reached(_))
                 )
             });
