@@ -19,20 +19,30 @@ use super::{
     SETTLE_GAP, SIDE_BIAS,
 };
 
-/// One side of a right-of-way contest: priority, position, target and the goal it last left
-/// (NaN: none).
+/// One side of a right-of-way contest: priority, position, route point, target (NaN: not on
+/// the last stretch to it) and the goal it last left (NaN: none).
 #[derive(Clone, Copy)]
 pub(super) struct Claim {
     pub priority: f32,
     pub pos: Vec2,
+    pub steer_to: Vec2,
     pub target: Vec2,
     pub passed: Vec2,
 }
 
+impl Claim {
+    /// The way left to the target: to the route point, then straight on to the target (as
+    /// the crow flies when the route point is the target).
+    #[inline(always)]
+    fn way_left(self) -> f32 {
+        self.pos.distance(self.steer_to) + self.steer_to.distance(self.target)
+    }
+}
+
 /// Whether `a` has the right of way over `b` (1; −1: `b` has it, 0: neither): the higher
 /// priority; of equal priorities contending for one goal, who came to it first — the one that
-/// already left it (its queue's last goal passed is the other's target), else, both bound for
-/// it, the one nearer it. A crowd pressing into one goal point lets its front in instead of
+/// already left it (its queue's last goal passed is the other's target), else, both on the
+/// last stretch to it, the one with less of its way left. A crowd pressing into one goal point lets its front in instead of
 /// pressing symmetrically round the empty point, and those leaving it are let out.
 #[inline]
 pub(super) fn outranks(a: Claim, b: Claim) -> i8 {
@@ -40,10 +50,7 @@ pub(super) fn outranks(a: Claim, b: Claim) -> i8 {
         return if a.priority > b.priority { 1 } else { -1 };
     }
     if a.target == b.target {
-        let (d, e) = (
-            a.pos.distance_squared(a.target),
-            b.pos.distance_squared(a.target),
-        );
+        let (d, e) = (a.way_left(), b.way_left());
         return (d < e) as i8 - (d > e) as i8;
     }
     (a.passed == b.target) as i8 - (b.passed == a.target) as i8
@@ -381,12 +388,18 @@ fn share(b: &Body, o: &Body) -> Option<f32> {
     if o.arrived {
         return Some(ARRIVED_SHARE);
     }
-    // (Contending for a target only on the final leg to it: nearer as the crow flies
-    // is nearer only there.)
+    // (Contending for a target only on the last stretch to it: only that near is less of the
+    // way left a measure of who is ahead. With the target in sight, the route point is the
+    // target, and the way left is as the crow flies.)
     let claim = |x: &Body| Claim {
         priority: x.priority,
+        target: if x.final_leg || x.last_stretch {
+            x.target
+        } else {
+            Vec2::NAN
+        },
         pos: x.pos,
-        target: if x.final_leg { x.target } else { Vec2::NAN },
+        steer_to: x.steer_to,
         passed: x.passed,
     };
     match outranks(claim(o), claim(b)) {
