@@ -393,11 +393,7 @@ fn share(b: &Body, o: &Body) -> Option<f32> {
     // target, and the way left is as the crow flies.)
     let claim = |x: &Body| Claim {
         priority: x.priority,
-        target: if x.final_leg || x.last_stretch {
-            x.target
-        } else {
-            Vec2::NAN
-        },
+        target: if x.last_stretch { x.target } else { Vec2::NAN },
         pos: x.pos,
         steer_to: x.steer_to,
         passed: x.passed,

@@ -217,8 +217,9 @@ pub(crate) struct Body {
     pub last_slide: Vec2,
     /// It walks straight at its target (route [`RouteMode::Direct`](super::RouteMode)).
     pub direct: bool,
-    /// It takes the last stretch to its target by the planner's approach (its target not in
-    /// sight, its goal's block a few cells away).
+    /// It is on the last stretch to its target: on the final leg, or taking it by the
+    /// planner's approach (its target not in sight, its goal's block a few cells away). Only
+    /// there does it contend for its target (see `outranks`).
     pub last_stretch: bool,
     /// The goal of its queue it last left (NaN: none; see [`outranks`]).
     pub passed: Vec2,

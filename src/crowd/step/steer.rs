@@ -64,7 +64,7 @@ fn body_of(a: &Agent, g: &Gathered, pos: Vec2) -> Body {
         last_obstacle,
         last_slide,
         direct: a.route_mode == RouteMode::Direct && !a.detour,
-        last_stretch: a.approaching != crate::crowd::planner::Approach::Off,
+        last_stretch: g.final_leg || a.approaching != crate::crowd::planner::Approach::Off,
         passed: g.passed,
     }
 }
