@@ -42,8 +42,9 @@ impl Claim {
 /// Whether `a` has the right of way over `b` (1; −1: `b` has it, 0: neither): the higher
 /// priority; of equal priorities contending for one goal, who came to it first — the one that
 /// already left it (its queue's last goal passed is the other's target), else, both on the
-/// last stretch to it, the one with less of its way left. A crowd pressing into one goal point lets its front in instead of
-/// pressing symmetrically round the empty point, and those leaving it are let out.
+/// last stretch to it, the one with less of its way left. A crowd pressing into one goal
+/// point lets its front in instead of pressing symmetrically round the empty point, and those
+/// leaving it are let out.
 #[inline]
 pub(super) fn outranks(a: Claim, b: Claim) -> i8 {
     if a.priority != b.priority {

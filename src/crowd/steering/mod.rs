@@ -16,12 +16,12 @@
 //!
 //! where w is the priority share (1 for equals, 1.5 when the other has the right of way, 0.5
 //! when this one has it by priority, and no push at all when it has it as the one ahead of
-//! equals on the last stretch to the same target; see *Right of way*) and b is a deterministic side bias: for
-//! agents, 0.35 × the right-hand perpendicular of the relative motion (head-on pairs both step right and pass; a perfectly
-//! symmetric circle turns into a roundabout instead of deadlocking); for obstacles, the
-//! tangent of the surface toward the obstacle's nearer edge (ties: right; on a planned or
-//! waypoint leg, the way the route goes when it clearly goes one way), so agents slide around
-//! walls instead of stopping at them.
+//! equals on the last stretch to the same target; see *Right of way*) and b is a
+//! deterministic side bias: for agents, 0.35 × the right-hand perpendicular of the relative
+//! motion (head-on pairs both step right and pass; a perfectly symmetric circle turns into a
+//! roundabout instead of deadlocking); for obstacles, the tangent of the surface toward the
+//! obstacle's nearer edge (ties: right; on a planned or waypoint leg, the way the route goes
+//! when it clearly goes one way), so agents slide around walls instead of stopping at them.
 //!
 //! **Keep sliding**: an agent walking straight (route `Direct`) at a target that a disc can
 //! reach beside the obstacle keeps sliding the way it slid along that obstacle last step while
@@ -83,28 +83,27 @@
 //! split by priority: 50/50 for equals, 90/10 when one is lower), then every agent is pushed
 //! out of every obstacle it entered.
 //!
-//! **Right of way** (`outranks`, the steer's share w): the higher priority; of equal
-//! priorities contending for one goal, who came to it first: an agent that already left that
-//! goal of its queue (see [`goals`](super::goals)) over those on the last stretch to it, and
-//! of two on the last stretch to it, the one with less of its way left (to its route point,
-//! then straight on to the goal). The last stretch: the goal in sight (the final leg), or,
-//! for a planned agent, the few cells round the goal where the planner searches the way in
-//! (see `Planner::approach`): in a field of pillars that hide the goal, the ring round it
-//! contends too, and only so near is the way left a measure of who is ahead (at a door far
-//! from the goal it is not). Between equals the right of way is whole: its holder does not steer
-//! for the other at all; the other steers for both (w = 1.5), and the holder still brakes for a
-//! walker right in its way. (A priority keeps both steering, 0.5 and 1.5: each stays the
-//! other's hit, so that of two blocked head on in a passage one agent wide the lower one gives
-//! way, see *Give way*.) One rule for every shared goal: a crowd pressing into one point lets its front in instead of
-//! pressing symmetrically round the empty point, and lets out those leaving it for goals
-//! beyond. Measured with `examples/shared_goal` (agents of radius 0.3 m at 1.3 m/s, arrival
-//! radius 0.25 m, leaving at their last goal): 100 agents on a 20 m ring sent to its centre all
-//! leave there in 100 s (186 s without the rule; 113 s when the holder still took half a push);
-//! 100 agents in ten files passing one point to goals 15–27 m beyond it all arrive in 255 s
-//! (338 s with half a push), where without the rule 17 had after 300 s and the rest stood
-//! blocked round the point. SteerSuite `bottleneck-squeeze` (1 000 agents through a 4.2 m
-//! corridor to one point, where they leave): the point let in 1.27 agents a second, against
-//! 1.05 when the holder took half a push and the crowd milled round the point.
+//! **Right of way** (`outranks`, the steer's share w): the higher priority; of equal priorities
+//! contending for one goal, who came to it first: an agent that already left that goal of its queue
+//! (see [`goals`](super::goals)) over those on the last stretch to it, and of two on the last
+//! stretch to it, the one with less of its way left (to its route point, then straight on to the
+//! goal). The last stretch: the goal in sight (the final leg), or, for a planned agent, the few
+//! cells round the goal where the planner searches the way in (see `Planner::approach`): in a field
+//! of pillars that hide the goal, the ring round it contends too, and only so near is the way left
+//! a measure of who is ahead (at a door far from the goal it is not). Between equals the right of
+//! way is whole: its holder does not steer for the other at all; the other steers for both (w =
+//! 1.5), and the holder still brakes for a walker right in its way. (A priority keeps both
+//! steering, 0.5 and 1.5: each stays the other's hit, so that of two blocked head on in a passage
+//! one agent wide the lower one gives way, see *Give way*.) One rule for every shared goal: a crowd
+//! pressing into one point lets its front in instead of pressing symmetrically round the empty
+//! point, and lets out those leaving it for goals beyond. Measured with `examples/shared_goal`
+//! (agents of radius 0.3 m at 1.3 m/s, arrival radius 0.25 m, leaving at their last goal): 100
+//! agents on a 20 m ring sent to its centre all leave there in 100 s (186 s without the rule; 113 s
+//! when the holder still took half a push); 100 agents in ten files passing one point to goals
+//! 15–27 m beyond it all arrive in 255 s (338 s with half a push), where without the rule 17 had
+//! after 300 s and the rest stood blocked round the point. SteerSuite `bottleneck-squeeze` (1 000
+//! agents through a 4.2 m corridor to one point, where they leave): the point let in 1.27 agents a
+//! second, against 1.05 when the holder took half a push and the crowd milled round the point.
 
 use glam::Vec2;
 

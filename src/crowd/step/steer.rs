@@ -13,6 +13,7 @@ use crate::crowd::par::{
     one_thread, par_chunks2, par_update2, prefetch_write, MIN_AGENTS_PER_THREAD,
     MIN_LIGHT_PER_THREAD, SCATTER_AHEAD,
 };
+use crate::crowd::planner::Approach;
 use crate::crowd::slots::SLOT_MASK;
 use crate::crowd::steering::{finish_turns, steer, Body, Decision, World};
 use crate::crowd::Crowd;
@@ -64,7 +65,7 @@ fn body_of(a: &Agent, g: &Gathered, pos: Vec2) -> Body {
         last_obstacle,
         last_slide,
         direct: a.route_mode == RouteMode::Direct && !a.detour,
-        last_stretch: g.final_leg || a.approaching != crate::crowd::planner::Approach::Off,
+        last_stretch: g.final_leg || a.approaching != Approach::Off,
         passed: g.passed,
     }
 }
