@@ -523,9 +523,6 @@ pub fn run_large(
         ..settings
     };
     let jobs = jobs.clamp(1, n.max(1));
-    if jobs == 1 {
-        return (0..n).map(|k| run_one(k, first, kind, s, svg)).collect();
-    }
     // Each thread takes the next scene not yet taken and keeps its results with their scene
     // numbers; put back in scene order.
     let next = AtomicUsize::new(0);
