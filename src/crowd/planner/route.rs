@@ -226,35 +226,16 @@ impl Planner {
                 return Some((route, how));
             }
         }
-        let dist = &self.fields[f].dist;
-        // Descend the field; aim along the descent.
-        let mut descent = [cur as u32; LOOK_ALONG + 1];
-        let mut len = 1;
-        while len <= LOOK_ALONG && dist[cur] > 0.0 {
-            let mut next = cur;
-            for (dx, dz, _) in NEIGHBOURS {
-                let Some(n) = self.neighbour(cur, dx, dz) else {
-                    continue;
-                };
-                // Only along the field's own moves (the search went from `n` to `cur`): a
-                // lower neighbour across a corner the search could not cut is not a way.
-                if dist[n] < dist[next] && self.can_move(n, cur, -dx, -dz, pass) {
-                    next = n;
-                }
-            }
-            if next == cur {
-                break;
-            }
-            cur = next;
-            descent[len] = cur as u32;
-            len += 1;
-        }
+        // Descend the field, as far as the aim looks along it; aim along the descent.
+        let mut descent = Descent::new(self, f, cur, pass);
         // At (or next to) the side of the obstacle round a goal whose block has no open cell
         // (the field's seeds there lie outside the block): the rest is the steer's, straight at
         // the target, to arrive as near it as it gets. (Aiming at the seed's point, an agent
         // that stood a fifth of a metre from it, held off by an arrived one, walked on the
         // spot for good: it could not settle against agents that were no nearer that point.)
-        if len <= 2 && dist[cur] == 0.0 && !self.near_block(cur, block, 0) {
+        let short = descent.reach(2);
+        let end = descent.cell(short - 1) as usize;
+        if short <= 2 && descent.dist[end] == 0.0 && !self.near_block(end, block, 0) {
             return Some(((target, true), Approach::Off));
         }
         // Wedged between obstacles, off the graph (its cell's point and moves are clear, but
@@ -262,19 +243,24 @@ impl Planner {
         // best cell nearby it can slide to. (Aiming at the next cell, through the obstacles,
         // six agents of the 10 k benchmark pressed into cracks between a disc and a box for
         // good.)
-        if wedged && len > 1 {
-            let ahead = (len - 1).min(3);
-            let rep = |k: usize| self.rep[descent[k] as usize];
-            if !(1..=ahead).any(|k| self.slides(pos, rep(k), step, fits)) {
-                // (The cells round the agent, final: the whole field.)
-                self.settle(f, None);
-                let dist = &self.fields[f].dist;
-                if let Some((_, Some(c))) = self.best_near(dist, start, pos, step, fits) {
-                    return Some(((self.rep[c], false), Approach::Off));
-                }
+        let first = descent.reach(3);
+        let stuck = wedged && first > 1 && {
+            let rep = |k: usize| self.rep[descent.cell(k) as usize];
+            !(1..=(first - 1).min(3)).any(|k| self.slides(pos, rep(k), step, fits))
+        };
+        let mut descent = if stuck {
+            // (The cells round the agent, final: the whole field. The descent is the same:
+            // it only steps down to cells below the agent's, final already.)
+            self.settle(f, None);
+            let dist = &self.fields[f].dist;
+            if let Some((_, Some(c))) = self.best_near(dist, start, pos, step, fits) {
+                return Some(((self.rep[c], false), Approach::Off));
             }
-        }
-        let route = self.aim_or_target(pos, target, &descent[..len], need, step, fits);
+            Descent::new(self, f, cur, pass)
+        } else {
+            descent
+        };
+        let route = self.aim_or_target(pos, target, &mut descent, need, step, fits);
         Some((route, Approach::Off))
     }
 
@@ -334,12 +320,12 @@ impl Planner {
         &self,
         pos: Vec2,
         target: Vec2,
-        way: &[u32],
+        mut way: impl Way,
         need: f32,
         step: f32,
         fits: &impl Fn(Vec2) -> bool,
     ) -> (Vec2, bool) {
-        if way.len() == 1 {
+        if way.reach(1) == 1 {
             return (target, true);
         }
         (self.aim(pos, way, need, step, fits), false)
@@ -355,32 +341,132 @@ impl Planner {
     pub(super) fn aim(
         &self,
         pos: Vec2,
-        way: &[u32],
+        mut way: impl Way,
         need: f32,
         step: f32,
         fits: &impl Fn(Vec2) -> bool,
     ) -> Vec2 {
-        let len = way.len();
-        let rep = |k: usize| self.rep[way[k] as usize];
-        let third = (len - 1).min(3);
+        let third = way.reach(3) - 1;
         let mut first = third;
-        while first > 1 && !self.slides(pos, rep(first), step, fits) {
+        while first > 1 && !self.slides(pos, self.rep[way.cell(first) as usize], step, fits) {
             first -= 1;
         }
-        let mut chosen = rep(first);
+        let mut chosen = self.rep[way.cell(first) as usize];
         let mut probe = if first == third { 6 } else { usize::MAX };
-        while probe < len + 3 {
-            let k = probe.min(len - 1);
-            let c = rep(k);
+        // The probes past the way's end stop at its last cell (while the probe is within three
+        // cells past it).
+        while probe != usize::MAX {
+            let n = way.reach(probe);
+            if n <= probe && probe >= n + 3 {
+                break;
+            }
+            let k = probe.min(n - 1);
+            let c = self.rep[way.cell(k) as usize];
             if !self.clear_line(pos, c, need, step, fits) {
                 break;
             }
             chosen = c;
-            if k == len - 1 {
+            if way.reach(k + 1) == k + 1 {
                 break;
             }
             probe *= 2;
         }
         chosen
+    }
+}
+
+/// The cells of a way an agent aims along ([`Planner::aim`]), read as far as the aim looks:
+/// a path's cells, or a field's descent, stepped down only as far as asked.
+pub(super) trait Way {
+    /// How many cells the way has, counted no farther than `k + 1`: `k + 1`, or fewer when
+    /// the way ends sooner (at least one).
+    fn reach(&mut self, k: usize) -> usize;
+    /// The way's `k`-th cell, `k` below what [`Self::reach`] returned.
+    fn cell(&self, k: usize) -> u32;
+}
+
+impl Way for &[u32] {
+    fn reach(&mut self, k: usize) -> usize {
+        self.len().min(k + 1)
+    }
+
+    fn cell(&self, k: usize) -> u32 {
+        self[k]
+    }
+}
+
+impl<W: Way> Way for &mut W {
+    fn reach(&mut self, k: usize) -> usize {
+        (**self).reach(k)
+    }
+
+    fn cell(&self, k: usize) -> u32 {
+        (**self).cell(k)
+    }
+}
+
+/// A field's descent from a cell: each step to the lowest neighbour below, over the field's
+/// own moves, for at most [`LOOK_ALONG`] steps; the steps taken only as [`Way::reach`] asks
+/// (the aim mostly looks no farther than a few cells: in a field of pillars, a dozen of 97).
+pub(super) struct Descent<'a> {
+    planner: &'a Planner,
+    /// The field's values.
+    dist: &'a [f32],
+    /// The field's clearance.
+    pass: f32,
+    cells: [u32; LOOK_ALONG + 1],
+    len: usize,
+    /// Whether the descent ended (at a seed, or with no neighbour below).
+    ended: bool,
+}
+
+impl<'a> Descent<'a> {
+    /// The descent of field `f` (settled as far as `from`) from cell `from`.
+    fn new(planner: &'a Planner, f: usize, from: usize, pass: f32) -> Self {
+        Self {
+            planner,
+            dist: &planner.fields[f].dist,
+            pass,
+            cells: [from as u32; LOOK_ALONG + 1],
+            len: 1,
+            ended: false,
+        }
+    }
+}
+
+impl Way for Descent<'_> {
+    fn reach(&mut self, k: usize) -> usize {
+        let (p, dist) = (self.planner, self.dist);
+        while self.len <= k && !self.ended {
+            let cur = self.cells[self.len - 1] as usize;
+            // (At a seed, or a value that is not above 0: NaN too.)
+            let above = dist[cur] > 0.0;
+            if self.len > LOOK_ALONG || !above {
+                self.ended = true;
+                break;
+            }
+            let mut next = cur;
+            for (dx, dz, _) in NEIGHBOURS {
+                let Some(n) = p.neighbour(cur, dx, dz) else {
+                    continue;
+                };
+                // Only along the field's own moves (the search went from `n` to `cur`): a
+                // lower neighbour across a corner the search could not cut is not a way.
+                if dist[n] < dist[next] && p.can_move(n, cur, -dx, -dz, self.pass) {
+                    next = n;
+                }
+            }
+            if next == cur {
+                self.ended = true;
+                break;
+            }
+            self.cells[self.len] = next as u32;
+            self.len += 1;
+        }
+        self.len.min(k + 1)
+    }
+
+    fn cell(&self, k: usize) -> u32 {
+        self.cells[k]
     }
 }
