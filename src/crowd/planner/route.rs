@@ -37,8 +37,8 @@ pub(crate) enum Approach {
 /// One agent's question to [`Planner::descend`] and [`Planner::approach`]: where it stands,
 /// its target and radius, the centre clearance its lines of sight ask (`need`), the clearance
 /// of the field's cells and moves (`pass`), the spacing of its exact disc tests (`step`), and
-/// whether it is wedged (touching two obstacles or more), and how it took its last stretch by
-/// [`Planner::approach`] at its last route.
+/// whether it is wedged (touching two obstacles or more), how it took its last stretch by
+/// [`Planner::approach`] at its last route, and the goal naming its field.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Leg {
     /// Where the agent stands.
@@ -57,6 +57,8 @@ pub(super) struct Leg {
     pub(super) wedged: bool,
     /// How it took its last stretch at its last route.
     pub(super) approaching: Approach,
+    /// The goal naming its field for `pass` ([`Planner::goal_cell`]).
+    pub(super) goal: usize,
 }
 
 impl Planner {
@@ -102,17 +104,20 @@ impl Planner {
         {
             return (target, true);
         }
+        // The goal naming its field (and whether it fits at its target), asked once.
+        let pass = Self::pass(radius);
+        let at_target = fits(target);
+        let goal = self.goal_cell(target, pass, at_target);
         // Waiting for a field this sub-step cannot give (none cached, the budget spent): a
         // search of its own, in its turn, while the search budget lasts; else walk straight and
         // ask again next sub-step. Decided before the line of sight, which costs most on the
         // long lines of goals far away (a crowd with thousands of goals of its own waits here).
         if let Some(avoid) = avoid {
-            if let Some(route) = self.search_route(pos, target, radius, ticket, Some(avoid), &fits)
-            {
+            let searched = self.search_route(pos, target, radius, ticket, goal, Some(avoid), &fits);
+            if let Some(route) = searched {
                 return route;
             }
         }
-        let pass = Self::pass(radius);
         let leg = Leg {
             pos,
             target,
@@ -122,10 +127,10 @@ impl Planner {
             step,
             wedged,
             approaching: was_approaching,
+            goal,
         };
         // Along the way it keeps (see `ways`), when it has one; else, its goal its own (no
         // other agent asked for it, no field cached), a search of its own first.
-        let goal = self.goal_cell(target, pass, fits(target));
         if avoid.is_none() {
             if let Some(route) = self.follow_way(leg, goal, ticket, &fits) {
                 return route;
@@ -134,7 +139,7 @@ impl Planner {
         // (A search tried here is not tried again below.)
         let mut tried = None;
         if avoid.is_none() && self.own_way_first(pos, target, goal, pass, ticket) {
-            let searched = self.search_route(pos, target, radius, ticket, None, &fits);
+            let searched = self.search_route(pos, target, radius, ticket, goal, None, &fits);
             // Found a way (now kept), or the target in sight; else (none found, or not its
             // turn) as any agent: a field when one is ready, which tries the agent's bare
             // radius and no radius too.
@@ -146,7 +151,7 @@ impl Planner {
         if !self.field_ready(goal, pass) {
             let searched = match tried {
                 Some(searched) => searched,
-                None => self.search_route(pos, target, radius, ticket, None, &fits),
+                None => self.search_route(pos, target, radius, ticket, goal, None, &fits),
             };
             return searched.unwrap_or((target, false));
         }
@@ -162,7 +167,17 @@ impl Planner {
         let own = (need, Self::pass(radius));
         let bare = (need, radius.clamp(0.0, CLEARANCE_CAP));
         for (need, pass) in [own, bare, (self.need(0.0), Self::pass(0.0))] {
-            let leg = Leg { need, pass, ..leg };
+            let goal = if pass == leg.pass {
+                leg.goal
+            } else {
+                self.goal_cell(target, pass, at_target)
+            };
+            let leg = Leg {
+                need,
+                pass,
+                goal,
+                ..leg
+            };
             if let Some((route, approached)) = self.descend(leg, &fits) {
                 *approaching = approached;
                 return route;
@@ -192,7 +207,7 @@ impl Planner {
         } = leg;
         let block = self.goal_block(target);
         let class = Self::class(pass);
-        let Some(f) = self.field(self.goal_cell(target, pass, fits(target)), class, pass) else {
+        let Some(f) = self.field(leg.goal, class, pass) else {
             // Over this sub-step's budget: walk straight for now, ask again next sub-step.
             return Some(((target, false), Approach::Off));
         };

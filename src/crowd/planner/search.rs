@@ -54,8 +54,8 @@ impl Planner {
     }
 
     /// [`Self::next_point`] by a search of its own, for an agent waiting for a field or giving
-    /// way to the agent `avoid`: an A* search from its goal's cells to its own
-    /// ([`crate::crowd::paths`]) and its aim along the way found, in its turn (giving way, out of
+    /// way to the agent `avoid`: an A* search from the cells of its goal (`goal`, see
+    /// [`Self::goal_cell`]) to its own ([`crate::crowd::paths`]) and its aim along the way found, in its turn (giving way, out of
     /// turn) while the sub-step's search budget lasts; `None` when it may not search now. An
     /// agent standing in a cell too tight for it searches to the nearest open cell it can slide
     /// to within three. Giving way, the search never enters a cell where the agent's disc would
@@ -63,12 +63,14 @@ impl Planner {
     /// off where there is room ([`Self::retreat`]; with none, straight away from the other).
     /// Waiting, a goal it cannot reach, or a search over the budget,
     /// leaves it walking straight.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn search_route(
         &mut self,
         pos: Vec2,
         target: Vec2,
         radius: f32,
         ticket: u32,
+        goal: usize,
         avoid: Option<(Vec2, f32)>,
         fits: &impl Fn(Vec2) -> bool,
     ) -> Option<(Vec2, bool)> {
@@ -102,7 +104,7 @@ impl Planner {
         }
         let mut seeds = std::mem::take(&mut self.search_seeds);
         let mut path = std::mem::take(&mut self.path);
-        self.seeds_into(self.goal_cell(target, pass, fits(target)), pass, &mut seeds);
+        self.seeds_into(goal, pass, &mut seeds);
         let mut search = std::mem::take(&mut self.search);
         let open = OpenMoves::new(self, pass);
         let graph = Graph {
