@@ -44,8 +44,6 @@ impl Crowd {
         self.planner.begin_step();
         self.planner.build_step(&self.shapes);
         self.sub_steps += 1;
-        let now = self.sub_steps;
-        self.standoffs.yields.retain(|y| y.3 > now);
         // An obstacle removed and added again as it was (a dynamic one that did not move)
         // changed nothing.
         let mut i = 0;

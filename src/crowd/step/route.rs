@@ -18,18 +18,12 @@ impl Crowd {
         // A new head-on block: give way for YIELD_STEPS sub-steps, routed round where the
         // other agent stood (or backing off when there is no way round), starting now.
         let me = self.agents.id_of(slot);
-        let mut avoid = self
-            .standoffs
-            .yields
-            .iter()
-            .find(|y| y.0 == me)
-            .map(|y| (y.1, y.2));
+        let mut avoid = self.standoffs.yields.get(slot, me, self.sub_steps);
         let mut fresh = false;
         if avoid.is_none() {
             if let Some((at, r)) = self.yield_to(slot) {
-                self.standoffs
-                    .yields
-                    .push((me, at, r, self.sub_steps + YIELD_STEPS));
+                let until = self.sub_steps + YIELD_STEPS;
+                self.standoffs.yields.start(slot, me, at, r, until);
                 avoid = Some((at, r));
                 fresh = true;
             }

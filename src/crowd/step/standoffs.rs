@@ -34,9 +34,8 @@ const PATIENCE_CROSSING: f32 = 0.5;
 /// The standoffs under way: who gives way, and who backs off.
 #[derive(Clone, Debug)]
 pub(crate) struct Standoffs {
-    /// Agents giving way in a head-on block (see [`Crowd::yield_to`]): the agent's id, where
-    /// the other agent stood and its radius, and the sub-step the yield ends at.
-    pub(super) yields: Vec<(u32, Vec2, f32, u64)>,
+    /// Agents giving way in a head-on block (see [`Crowd::yield_to`]).
+    pub(super) yields: Yields,
     /// Agents walking straight at their targets backing off to end a standoff (see
     /// [`Crowd::break_standoffs`]): the agent's id, where the other stood, the seconds left.
     pub(super) backing: Vec<(u32, Vec2, f32)>,
@@ -47,10 +46,36 @@ pub(crate) struct Standoffs {
 impl Default for Standoffs {
     fn default() -> Self {
         Self {
-            yields: Vec::with_capacity(64),
+            yields: Yields::default(),
             backing: Vec::with_capacity(64),
             backing_off: Vec::with_capacity(64),
         }
+    }
+}
+
+/// Agents giving way in a head-on block, by slot: the agent's id, where the other agent stood
+/// and its radius, and the sub-step the yield ends at (a lookup by slot, not a scan of every
+/// yield for each agent routed).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Yields(Vec<(u32, Vec2, f32, u64)>);
+
+impl Yields {
+    /// Where the other agent stood and its radius, while agent `id` in `slot` gives way at
+    /// sub-step `now`.
+    pub(super) fn get(&self, slot: usize, id: u32, now: u64) -> Option<(Vec2, f32)> {
+        self.0
+            .get(slot)
+            .filter(|y| y.0 == id && y.3 > now)
+            .map(|y| (y.1, y.2))
+    }
+
+    /// Agent `id` in `slot` gives way to the agent of radius `r` that stood at `at` until
+    /// sub-step `until`.
+    pub(super) fn start(&mut self, slot: usize, id: u32, at: Vec2, r: f32, until: u64) {
+        if self.0.len() <= slot {
+            self.0.resize(slot + 1, (u32::MAX, Vec2::ZERO, 0.0, 0));
+        }
+        self.0[slot] = (id, at, r, until);
     }
 }
 
@@ -214,8 +239,10 @@ impl Crowd {
                 if a.route_mode == RouteMode::Planned {
                     // Gives way as in a head-on block (see `Crowd::yield_to`), for YIELD_STEPS.
                     a.standoff = 0.0;
-                    if !self.standoffs.yields.iter().any(|y| y.0 == id) {
-                        self.standoffs.yields.push((id, at, r, now + YIELD_STEPS));
+                    if self.standoffs.yields.get(slot, id, now).is_none() {
+                        self.standoffs
+                            .yields
+                            .start(slot, id, at, r, now + YIELD_STEPS);
                     }
                     continue;
                 }
