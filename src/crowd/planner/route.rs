@@ -422,7 +422,7 @@ impl<W: Way> Way for &mut W {
 
 /// A field's descent from a cell: each step to the lowest neighbour below, over the field's
 /// own moves, for at most [`LOOK_ALONG`] steps; the steps taken only as [`Way::reach`] asks
-/// (the aim mostly looks no farther than a few cells: in a field of pillars, a dozen of 97).
+/// (where obstacles hide the way, the aim looks no farther than its first probes).
 pub(super) struct Descent<'a> {
     planner: &'a Planner,
     /// The field's values.

@@ -54,9 +54,10 @@ impl Planner {
     }
 
     /// [`Self::next_point`] by a search of its own, for an agent waiting for a field or giving
-    /// way to the agent `avoid`: an A* search from the cells of its goal (`goal`, see
-    /// [`Self::goal_cell`]) to its own ([`crate::crowd::paths`]) and its aim along the way found, in its turn (giving way, out of
-    /// turn) while the sub-step's search budget lasts; `None` when it may not search now. An
+    /// way to the agent `avoid`: an A* search from the cells of its goal (`goal`, the goal cell
+    /// for its clearance `Self::pass(radius)`, see [`Self::goal_cell`]) to its own
+    /// ([`crate::crowd::paths`]) and its aim along the way found, in its turn (giving way, out
+    /// of turn) while the sub-step's search budget lasts; `None` when it may not search now. An
     /// agent standing in a cell too tight for it searches to the nearest open cell it can slide
     /// to within three. Giving way, the search never enters a cell where the agent's disc would
     /// overlap the other's (but the one it ends at); when no way round is found, the agent backs
@@ -255,8 +256,8 @@ impl Planner {
     /// The last stretch to `target` of an agent near its goal's block (within
     /// [`APPROACH_CELLS`] of it) that does not see the target: the field's seeds are the open
     /// cells of the target's part of the block (or of the whole block), all at 0, so there it
-    /// cannot tell the way to the target itself (a part may wrap round a box). The way comes from a small A*
-    /// search of its own instead, from the open cells round the target (within three of its
+    /// cannot tell the way to the target itself (a part may wrap round a box). The way comes
+    /// from a small A* search of its own instead, from the open cells round the target (within three of its
     /// cell) whose points the disc slides from to within its radius of the target (or, when
     /// none does, as little farther as some do, by half cells up to [`APPROACH_RINGS`]), each
     /// at its distance from the target, to the agent's cell. The agent aims along the way
