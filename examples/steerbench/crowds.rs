@@ -1,14 +1,13 @@
-//! Generated large crowds (`--large N`): the second scene is a field of 5 000 pillars crossed
-//! by 5 000 agents; the others are floor plans of rooms and corridors with doors, holding 1 000–10 000
-//! agents (seeded), with shared goals (exits beyond the building, room centres many agents
-//! seek), sequential goals (a room, then an exit) and agents emitted over time in the
-//! corridors. Agents leave at their last goal. Each scene runs until every agent has left or
-//! the latest agent's limit (4 × its straight-line ideal time + 20 s after it appears, at most
-//! `--max-time`) passes; it reports the share that reached every goal, gridlock (agents blocked
-//! 60 s or more), where the agents not done stood (queued within 5 m of the goal they were on,
-//! or elsewhere), how the shared goals took their agents in (see [`Intake`]), and the mean step
-//! time. `--kind floors` or `--kind pillars` runs N scenes of one kind, to compare models over
-//! many seeds of it.
+//! Generated large crowds (`--large N`): the second scene is a field of 5 000 pillars crossed by 5
+//! 000 agents; the others are floor plans of rooms and corridors with doors, holding 1 000–10 000
+//! agents (seeded), with shared goals (exits beyond the building, room centres many agents seek),
+//! sequential goals (a room, then an exit) and agents emitted over time in the corridors. Agents
+//! leave at their last goal. Each scene runs until every agent has left or the latest agent's limit
+//! (4 × its straight-line ideal time + 20 s after it appears, at most `--max-time`) passes; it
+//! reports the share that reached every goal, gridlock (agents blocked 60 s or more), where the
+//! agents not done stood (queued within 5 m of the goal they were on, or elsewhere), how the shared
+//! goals took their agents in (see [`Intake`]), and the mean step time. `--kind floors` or `--kind
+//! pillars` runs N scenes of one kind, to compare models over many seeds of it.
 
 use std::collections::BTreeMap;
 use std::path::Path;

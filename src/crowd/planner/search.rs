@@ -253,23 +253,22 @@ impl Planner {
         x >= bx - reach && x < bx + bc + reach && z >= bz - reach && z < bz + bc + reach
     }
 
-    /// The last stretch to `target` of an agent near its goal's block (within
-    /// [`APPROACH_CELLS`] of it) that does not see the target: the field's seeds are the open
-    /// cells of the target's part of the block (or of the whole block), all at 0, so there it
-    /// cannot tell the way to the target itself (a part may wrap round a box). The way comes
-    /// from a small A* search of its own instead, from the open cells round the target (within three of its
-    /// cell) whose points the disc slides from to within its radius of the target (or, when
-    /// none does, as little farther as some do, by half cells up to [`APPROACH_RINGS`]), each
-    /// at its distance from the target, to the agent's cell. The agent aims along the way
-    /// found. It walks straight at the target (`true`) once its own disc slides to within
-    /// that distance of the target, standing on one of those cells, or when there are none:
-    /// the steer takes it the rest of the way, and an agent that cannot get nearer for an
-    /// obstacle arrives there (see [`crate::crowd::steering`]). `None` when the search finds
-    /// no way to the agent, or takes its most cells without reaching it: the field's way is
-    /// taken then. (With the field alone, an agent whose target lay beside a box, on the side
-    /// away from the block's cells it reached first, went to and fro between those cells and
-    /// the box for good. Walking straight at the target when no way was found, an agent pushed
-    /// to a wall's end, whose nearest open cell lay on the wall's far side from its target,
+    /// The last stretch to `target` of an agent near its goal's block (within [`APPROACH_CELLS`] of
+    /// it) that does not see the target: the field's seeds are the open cells of the target's part
+    /// of the block (or of the whole block), all at 0, so there it cannot tell the way to the
+    /// target itself (a part may wrap round a box). The way comes from a small A* search of its own
+    /// instead, from the open cells round the target (within three of its cell) whose points the
+    /// disc slides from to within its radius of the target (or, when none does, as little farther
+    /// as some do, by half cells up to [`APPROACH_RINGS`]), each at its distance from the target,
+    /// to the agent's cell. The agent aims along the way found. It walks straight at the target
+    /// (`true`) once its own disc slides to within that distance of the target, standing on one of
+    /// those cells, or when there are none: the steer takes it the rest of the way, and an agent
+    /// that cannot get nearer for an obstacle arrives there (see [`crate::crowd::steering`]).
+    /// `None` when the search finds no way to the agent, or takes its most cells without reaching
+    /// it: the field's way is taken then. (With the field alone, an agent whose target lay beside a
+    /// box, on the side away from the block's cells it reached first, went to and fro between those
+    /// cells and the box for good. Walking straight at the target when no way was found, an agent
+    /// pushed to a wall's end, whose nearest open cell lay on the wall's far side from its target,
     /// 3 m off, circled at the end for good.)
     pub(super) fn approach(
         &mut self,

@@ -1,16 +1,15 @@
 //! The per-agent rules of one step, each a pure function of a read-only snapshot so agents can
 //! be computed in any order, on any number of threads, with the same bits.
 //!
-//! **Steer** (the seed's rule, made to scale and to resolve): the agent wants to walk along
-//! g (unit, toward its route point) at its preferred speed v. For every agent or obstacle in
-//! its field of view (inside `fov_range` of its edge and within `fov_half_angle` of its
-//! forward or of its route direction — so what blocks the way stays seen while turning — or
-//! touching it) it casts a ray — for agents, the relative motion
-//! x(t) = (p_j − p_i) − (v g − v_j) t against the disc of radius r_i + r_j; for obstacles, the
-//! ray p_i + g s against the obstacle grown by r_i, up to `fov_range` (no farther than the
-//! route point on the final leg, where the agent stops, and at a turn right ahead, a route
-//! point within [`TURN_NEAR`] radii) — and takes the hit time t and the hit normal n. The
-//! walking direction becomes
+//! **Steer** (the seed's rule, made to scale and to resolve): the agent wants to walk along g
+//! (unit, toward its route point) at its preferred speed v. For every agent or obstacle in its
+//! field of view (inside `fov_range` of its edge and within `fov_half_angle` of its forward or of
+//! its route direction — so what blocks the way stays seen while turning — or touching it) it casts
+//! a ray — for agents, the relative motion x(t) = (p_j − p_i) − (v g − v_j) t against the disc of
+//! radius r_i + r_j; for obstacles, the ray p_i + g s against the obstacle grown by r_i, up to
+//! `fov_range` (no farther than the route point on the final leg, where the agent stops, and at a
+//! turn right ahead, a route point within [`TURN_NEAR`] radii) — and takes the hit time t and the
+//! hit normal n. The walking direction becomes
 //!
 //! d = g + Σ repel_force · u(t) · w · (n + b),  u(t) = (1 − t / T)²,  T = fov_range / speed,
 //!
@@ -70,14 +69,14 @@
 //! against the obstacle in its way; else it walks on, and those settled against it are steered
 //! afresh in the next step.
 //!
-//! **Give way** (planned agents, decided with the route in `Crowd::route`): two agents that
-//! touch, each standing right in the other's way to its route point and its most urgent
-//! hit, one of them making no headway (a head-on block, which in a passage one agent wide
-//! neither the side bias nor pushing resolves), are parted by one of them giving way for 4 s: the lower priority (of equals, the
-//! later slot; an agent that does not plan its route cannot, so the other does) routes round
+//! **Give way** (planned agents, decided with the route in `Crowd::route`): two agents that touch,
+//! each standing right in the other's way to its route point and its most urgent hit, one of them
+//! making no headway (a head-on block, which in a passage one agent wide neither the side bias nor
+//! pushing resolves), are parted by one of them giving way for 4 s: the lower priority (of equals,
+//! the later slot; an agent that does not plan its route cannot, so the other does) routes round
 //! the spot where the other stood, or, with no way round, backs off from it. A planned agent
-//! blocked against the same agent for `PATIENCE` (4 s), that one on a way at least 60° off its
-//! own (a knot of crossing flows), gives way so too.
+//! blocked against the same agent for `PATIENCE` (4 s), that one on a way at least 60° off its own
+//! (a knot of crossing flows), gives way so too.
 //!
 //! **Project**: after moving, overlapping agents are pushed apart (Jacobi iterations; each pair
 //! split by priority: 50/50 for equals, 90/10 when one is lower), then every agent is pushed

@@ -26,8 +26,8 @@ pub(crate) struct Gathered {
     pub(super) passed: Vec2,
 }
 
-/// Notes a change near which agents arrived short of their targets are steered afresh in the
-/// next sub-step (see [`Body::recheck`](crate::crowd::steering::Body::recheck)): into `list` while it
+/// Notes a change near which agents arrived short of their targets are steered afresh in the next
+/// sub-step (see [`Body::recheck`](crate::crowd::steering::Body::recheck)): into `list` while it
 /// holds fewer than [`TRACKED_CHANGES`], past that (or for a `None`) as `all`: every such agent.
 pub(crate) fn note_recheck(list: &mut Vec<Shape>, all: &mut bool, shape: Option<Shape>) {
     match shape {
@@ -142,10 +142,10 @@ impl Crowd {
         (!self.gathered.is_empty()).then_some((min_radius, max_radius, max_look))
     }
 
-    /// Notes where each agent steered afresh this sub-step (see [`Body::recheck`](crate::crowd::steering::Body::recheck)) that walked
-    /// on stands, as a change of the next sub-step: the agents settled against it are then
-    /// steered afresh too, and so on outward, so that a crowd settled round an obstacle that
-    /// went closes in on its target.
+    /// Notes where each agent steered afresh this sub-step (see
+    /// [`Body::recheck`](crate::crowd::steering::Body::recheck)) that walked on stands, as a change
+    /// of the next sub-step: the agents settled against it are then steered afresh too, and so on
+    /// outward, so that a crowd settled round an obstacle that went closes in on its target.
     pub(super) fn recheck_around_released(&mut self) {
         self.rechecking = false;
         for g in &self.gathered {
