@@ -56,12 +56,14 @@
 //! obstacles near each cell; `build`, building it in slices), `sight` (lines of sight and straight slides), `fields` (the field
 //! cache, each field's seeds, and running a field's search as far as agents read it), `spread`
 //! (Dijkstra's algorithm: computing and repairing a field), `route` (an agent's next route
-//! point along its field), `search` (an agent's own A* searches: waiting for a field, giving
+//! point along its field), `lanes` (that point moved into the right-hand lane where streams
+//! meet head on), `search` (an agent's own A* searches: waiting for a field, giving
 //! way, the last stretch), `ways` (the ways agents keep: goals of one agent's own).
 
 mod build;
 mod fields;
 mod grid;
+mod lanes;
 mod lists;
 mod route;
 mod search;
@@ -245,6 +247,8 @@ pub struct Planner {
     pending: Option<Box<build::GridBuild>>,
     /// The ways agents with goals of their own keep (see [`ways`]).
     ways: ways::Ways,
+    /// The walkers' headings per cell this sub-step (see [`lanes`]).
+    flows: lanes::Flows,
 }
 
 impl Default for Planner {
@@ -283,6 +287,7 @@ impl Default for Planner {
             granted: 0,
             pending: None,
             ways: ways::Ways::default(),
+            flows: lanes::Flows::default(),
         }
     }
 }

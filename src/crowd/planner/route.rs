@@ -276,6 +276,12 @@ impl Planner {
             descent
         };
         let route = self.aim_or_target(pos, target, &mut descent, need, step, fits);
+        let route = if route.1 {
+            route
+        } else {
+            let dist = &self.fields[f].dist;
+            (self.keep_right(pos, route.0, dist, need, step, fits), false)
+        };
         Some((route, Approach::Off))
     }
 

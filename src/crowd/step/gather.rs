@@ -56,6 +56,22 @@ impl Crowd {
                 i += 1;
             }
         }
+        // The flow (the walkers' velocities), for the planned agents' lanes (see the planner's
+        // `lanes`).
+        if self.planned > 0 {
+            self.planner.clear_flows();
+            for a in self.agents.items.iter().flatten() {
+                if !matches!(a.state, AgentState::Moving | AgentState::Blocked) {
+                    continue;
+                }
+                // How fast it walks, as a share of its speed, and which way: the flow of a
+                // stream (a jam, jostling where it stands, is hardly one).
+                let pos = Vec2::new(a.position.x, a.position.z);
+                if a.speed > 0.0 {
+                    self.planner.add_flow(pos, a.velocity / a.speed);
+                }
+            }
+        }
         // Gather, in slot order: routes, positions, the largest radius and look-ahead.
         self.gathered.clear();
         self.gathered_pos.clear();

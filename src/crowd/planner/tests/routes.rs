@@ -351,3 +351,86 @@ fn an_agent_giving_way_with_no_way_round_backs_off_where_there_is_room_not_into_
         "{to:?}"
     );
 }
+
+/// A corridor 4 m wide along z (walls at x = ±2, 40 m long), its planner, and the room an
+/// agent needing `need(0.3)` has from the middle to either side.
+fn wide_corridor() -> (Planner, f32, f32) {
+    let mut c = Crowd::new(4).unwrap();
+    for x in [-3.0f32, 2.0] {
+        c.add_obstacle(Obstacle::Box {
+            min: Vec3::new(x, 0.0, -20.0),
+            max: Vec3::new(x + 1.0, 0.0, 20.0),
+        })
+        .unwrap();
+    }
+    let mut p = Planner::default();
+    p.rebuild(&shapes_of(&c));
+    let need = p.need(0.3);
+    (p, need, 2.0 - need)
+}
+
+/// A field over `p` falling along z the way `dir` (±1) points, `end` cells at z = 10·dir.
+fn falling(p: &Planner, dir: f32, end: f32) -> Vec<f32> {
+    let at = |c: usize| dir * (c / p.nx) as f32;
+    let last = at(p.clamped_cell(Vec2::new(0.0, 10.0 * dir)));
+    (0..p.nx * p.nz).map(|c| end + last - at(c)).collect()
+}
+
+#[test]
+fn streams_meeting_head_on_keep_to_their_right_hand_lanes() {
+    let (mut p, need, room) = wide_corridor();
+    // Walkers both ways all along the middle of the corridor.
+    p.clear_flows();
+    for k in -16..16 {
+        for dir in [1.0f32, -1.0] {
+            p.add_flow(Vec2::new(0.0, k as f32), Vec2::new(0.0, dir));
+        }
+    }
+    let fits = |_: Vec2| true;
+    // Walking up (+z) the right-hand side is +x, walking down it is −x; from an aim in the
+    // middle or hugging either wall, the aim moves to three quarters of the room across.
+    for aim_x in [0.0, -room + 0.1, room - 0.1] {
+        for dir in [1.0f32, -1.0] {
+            let pos = Vec2::new(aim_x, -10.0 * dir);
+            let aim = Vec2::new(aim_x, 10.0 * dir);
+            let field = falling(&p, dir, 40.0 / p.cell);
+            let lane = p.keep_right(pos, aim, &field, need, 0.1, &fits);
+            assert_eq!(lane.y, aim.y, "moved across the way only");
+            let x = lane.x * dir;
+            // Within a cell of three quarters of the room from the left, and clear.
+            assert!(
+                x > 0.25 * room,
+                "{aim} walking {dir}: {lane} not in the right lane"
+            );
+            assert!((x - 0.5 * room).abs() <= p.cell_size(), "{aim}: {lane}");
+            assert!(lane.x.abs() <= room, "{lane} nearer a wall than the radius");
+            // Near the end of its way, the lane narrows: at most a quarter of the way left.
+            let end = p.keep_right(pos, aim, &falling(&p, dir, 1.0 / p.cell), need, 0.1, &fits);
+            assert!(end.distance(aim) <= 0.25 + 1e-5, "{aim}: {end}");
+        }
+    }
+}
+
+#[test]
+fn a_stream_alone_in_its_way_keeps_the_whole_way() {
+    let (mut p, need, room) = wide_corridor();
+    let fits = |_: Vec2| true;
+    for dir in [1.0f32, -1.0] {
+        let field = falling(&p, dir, 40.0 / p.cell);
+        // Everyone walking the same way (a crush at a door), or no one at all.
+        p.clear_flows();
+        for k in -16..16 {
+            for x in [-1.0f32, 0.0, 1.0] {
+                p.add_flow(Vec2::new(x, k as f32), Vec2::new(0.0, dir));
+            }
+        }
+        for aim_x in [0.0, -room + 0.1, room - 0.1] {
+            let pos = Vec2::new(aim_x, -10.0 * dir);
+            let aim = Vec2::new(aim_x, 10.0 * dir);
+            assert_eq!(p.keep_right(pos, aim, &field, need, 0.1, &fits), aim);
+        }
+        p.clear_flows();
+        let (pos, aim) = (Vec2::new(0.0, -10.0 * dir), Vec2::new(0.0, 10.0 * dir));
+        assert_eq!(p.keep_right(pos, aim, &field, need, 0.1, &fits), aim);
+    }
+}
