@@ -35,7 +35,7 @@ use glam::Vec2;
 /// How far to each side of its aim an agent looks for room and for walkers, metres.
 pub(super) const LANE_REACH: f32 = 3.0;
 
-/// The unit directions of the heading bins, 45° apart from +x counter-clockwise (toward +z).
+/// The unit directions of the flow's bins, 45° apart from +x counter-clockwise (toward +z).
 const BINS: [Vec2; 8] = {
     const D: f32 = core::f32::consts::FRAC_1_SQRT_2;
     [
@@ -67,7 +67,8 @@ fn bin(h: Vec2) -> usize {
     }
 }
 
-/// Walkers per planning cell this sub-step by heading ([`BINS`]), and the cells written.
+/// The flow: per planning cell this sub-step, the walkers in each bin of [`BINS`] (each
+/// weighted by its speed as a share of its own), and the cells written.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Flows {
     sum: Vec<[f32; 8]>,
@@ -171,8 +172,8 @@ impl Planner {
     }
 
     /// `aim` moved across the line from `pos` into the right-hand lane as the module describes,
-    /// the way to the goal down the field `dist`: to the shift, or half of it, whichever the agent
-    /// sees first; else `aim`.
+    /// for an agent going down the field `dist`: to the shift, or half of it, whichever the
+    /// agent sees first; else `aim`.
     pub(super) fn keep_right(
         &self,
         pos: Vec2,

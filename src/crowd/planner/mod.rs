@@ -247,7 +247,7 @@ pub struct Planner {
     pending: Option<Box<build::GridBuild>>,
     /// The ways agents with goals of their own keep (see [`ways`]).
     ways: ways::Ways,
-    /// The walkers' headings per cell this sub-step (see [`lanes`]).
+    /// The flow: the walkers' velocities per cell this sub-step (see [`lanes`]).
     flows: lanes::Flows,
 }
 
