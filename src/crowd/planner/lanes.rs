@@ -36,7 +36,7 @@ use glam::Vec2;
 pub(super) const LANE_REACH: f32 = 3.0;
 
 /// The unit directions of the flow's bins, 45° apart from +x counter-clockwise (toward +z).
-const BINS: [Vec2; 8] = {
+pub(super) const BINS: [Vec2; 8] = {
     const D: f32 = core::f32::consts::FRAC_1_SQRT_2;
     [
         Vec2::new(1.0, 0.0),
@@ -51,7 +51,7 @@ const BINS: [Vec2; 8] = {
 };
 
 /// The bin of [`BINS`] nearest the direction `h` (by comparisons: the same bits everywhere).
-fn bin(h: Vec2) -> usize {
+pub(super) fn bin(h: Vec2) -> usize {
     // tan 22.5°: the edges between an axis's bin and a diagonal's.
     const T: f32 = 0.414_213_57;
     let (ax, ay) = (h.x.abs(), h.y.abs());

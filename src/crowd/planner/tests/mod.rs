@@ -2,6 +2,7 @@
 
 use super::fields::WHOLE_BLOCK;
 use super::grid::*;
+use super::lanes::{bin, BINS};
 use super::lists::*;
 use super::route::*;
 use super::search::*;

@@ -434,3 +434,23 @@ fn a_stream_alone_in_its_way_keeps_the_whole_way() {
         assert_eq!(p.keep_right(pos, aim, &field, need, 0.1, &fits), aim);
     }
 }
+
+#[test]
+fn a_walkers_way_falls_in_the_nearest_of_the_eight_bins() {
+    // Every tenth of a degree round the circle, at lengths from a crawl to a stride: the bin
+    // is the one whose direction lies nearest (the largest dot product, to rounding at the
+    // 22.5° edges between bins).
+    for k in 0..3600 {
+        let a = (k as f64 / 10.0).to_radians();
+        for len in [0.01f32, 0.5, 1.0] {
+            let h = Vec2::new(a.cos() as f32, a.sin() as f32) * len;
+            let best = BINS.iter().map(|u| u.dot(h)).fold(f32::MIN, f32::max);
+            let got = BINS[bin(h)].dot(h);
+            assert!(
+                got >= best - 1e-5 * len,
+                "{h}: bin {} ({got} < {best})",
+                bin(h)
+            );
+        }
+    }
+}
