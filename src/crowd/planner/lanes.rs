@@ -24,9 +24,10 @@
 //! (all the way where half the flow or more is against it, and only as far as a whole walker's
 //! worth walks against it) and s the shift to three quarters of the room across the way from
 //! the left, at most a quarter of the way left to the goal (the lane narrows to nothing at the
-//! way's end, so a crowd still closes in on its goal). A stream alone in its way (a crush at a
-//! door) has w = 0 and keeps the whole way; two streams part in two lanes. A way too narrow
-//! for two to pass side by side is one lane and keeps its points.
+//! way's end, so a crowd still closes in on its goal). A stream alone in its way has w = 0 and
+//! keeps the whole way (in a crush at a door only the agents shoved back read as a flow
+//! against, and move points a little); two streams part in two lanes. A way too narrow for two
+//! to pass side by side is one lane and keeps its points.
 
 use super::Planner;
 use crate::crowd::agent::right_of;
