@@ -102,9 +102,9 @@ impl Planner {
             return;
         };
         let c = x + z * self.nx;
-        let room = self.flows.touched.len() < self.flows.sum.len();
+        // (Listed once: a walker's share is above 0, so its cell is empty only until then.)
         let bins = &mut self.flows.sum[c];
-        if *bins == [0.0; 8] && room {
+        if *bins == [0.0; 8] {
             self.flows.touched.push(c as u32);
         }
         bins[bin(v)] += share;
@@ -124,28 +124,23 @@ impl Planner {
         d
     }
 
-    /// The way down the field `dist` at cell (`x`, `z`), a unit vector (`None` where the cell
-    /// is not reached, or flat): minus the gradient, by central differences where both
-    /// neighbours are reached, else one-sided.
-    fn downhill(&self, dist: &[f32], x: usize, z: usize) -> Option<Vec2> {
-        let c = x + z * self.nx;
+    /// The way down the field `dist` at cell `c`, a unit vector (`None` where the cell is not
+    /// reached, or flat): minus the gradient, by central differences where both neighbours are
+    /// reached, else one-sided.
+    fn downhill(&self, dist: &[f32], c: usize) -> Option<Vec2> {
         let here = dist[c];
         if !here.is_finite() {
             return None;
         }
-        let at = |ok: bool, i: usize| if ok { dist[i] } else { f32::INFINITY };
+        let at = |dx: i64, dz: i64| self.neighbour(c, dx, dz).map_or(f32::INFINITY, |n| dist[n]);
         let slope = |lo: f32, hi: f32| match (lo.is_finite(), hi.is_finite()) {
             (true, true) => 0.5 * (hi - lo),
             (false, true) => hi - here,
             (true, false) => here - lo,
             (false, false) => 0.0,
         };
-        let gx = slope(at(x > 0, c.wrapping_sub(1)), at(x + 1 < self.nx, c + 1));
-        let gz = slope(
-            at(z > 0, c.wrapping_sub(self.nx)),
-            at(z + 1 < self.nz, c + self.nx),
-        );
-        (-Vec2::new(gx, gz)).try_normalize()
+        let g = Vec2::new(slope(at(-1, 0), at(1, 0)), slope(at(0, -1), at(0, 1)));
+        (-g).try_normalize()
     }
 
     /// The flow down the field `dist` and up it (`with` and `against` of the module's formula)
@@ -158,8 +153,13 @@ impl Planner {
         let mut d = -left;
         while d <= right {
             if let Some((x, z)) = self.column_row(at + side * d) {
-                let bins = &self.flows.sum[x + z * self.nx];
-                if let Some(down) = self.downhill(dist, x, z).filter(|_| *bins != [0.0; 8]) {
+                let c = x + z * self.nx;
+                let bins = &self.flows.sum[c];
+                // (The way down only where some walker is: most cells across a way are empty.)
+                let down = (*bins != [0.0; 8])
+                    .then(|| self.downhill(dist, c))
+                    .flatten();
+                if let Some(down) = down {
                     for (n, u) in bins.iter().zip(BINS) {
                         let c = u.dot(down);
                         with += n * c.max(0.0);
