@@ -140,10 +140,10 @@ pub fn write(root: &Path, settings: Settings, shared: Option<(Summary, Vec<Strin
     }
     writeln!(
         crowd,
-        "\nGenerated large crowds, each run to its own time limit (the latest agent's: 4 × its \
-         ideal time + 20 s after it appears; at most {:.0} s) (`--large 1 --seed 7`, \
+        "\nGenerated large crowds, each run to its own time limit, at most {} s (the latest \
+         agent's limit: 4 × its ideal time + 20 s after it appears; `--large 1 --seed 7`, \
          `--large 2 --seed 1`; one thread):\n\n{TABLE_HEAD}",
-        settings.max_time
+        group(settings.max_time.round() as usize)
     )
     .unwrap();
     for r in &large {
@@ -161,9 +161,9 @@ pub fn write(root: &Path, settings: Settings, shared: Option<(Summary, Vec<Strin
                 };
                 writeln!(
                     readme,
-                    "| {scene}, {:.0} s simulated | {:.1} % reached every goal; {} in gridlock; \
+                    "| {scene}, {} s simulated | {:.1} % reached every goal; {} in gridlock; \
                      {:.1} ms a step |",
-                    r.simulated,
+                    group(r.simulated.round() as usize),
                     r.reached,
                     group(r.gridlock),
                     r.step_ms.0
