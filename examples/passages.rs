@@ -17,6 +17,7 @@
 //! 1; the two-way corridor holds twice as many).
 
 use glam::Vec3;
+use wayfarer::crowd::scenario::SplitMix;
 use wayfarer::crowd::{Crowd, EventKind, Goal, Obstacle, OnArrival, RouteMode};
 
 #[path = "common/args.rs"]
@@ -30,16 +31,16 @@ const LIMIT: f32 = 600.0;
 const WIDTH: f32 = 4.0;
 const LENGTH: f32 = 80.0;
 
-/// Uniform in [0, 1) from `seed` and `k` (splitmix64's finaliser): the same placement on
-/// every machine.
+/// Uniform in [0, 1) from `seed` and `k`: the crate's [`SplitMix`] drawn once from a state
+/// mixed of both (its draw adds the golden-ratio step back), so each number stands alone and
+/// a placement is the same on every machine.
 fn unit(seed: u64, k: u64) -> f32 {
-    let mut z = seed
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        .wrapping_add(k.wrapping_mul(0xBF58_476D_1CE4_E5B9));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z >> 40) as f32 / (1u64 << 24) as f32
+    const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
+    let state = seed
+        .wrapping_mul(GOLDEN)
+        .wrapping_add(k.wrapping_mul(0xBF58_476D_1CE4_E5B9))
+        .wrapping_sub(GOLDEN);
+    SplitMix(state).range(0.0, 1.0)
 }
 
 /// A crowd of planned agents with the scene's walls `(x0, z0, x1, z1)`.
