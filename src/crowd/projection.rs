@@ -1,6 +1,7 @@
 //! The projection's rules, pure functions of a read-only snapshot like the steer's: agents
-//! pushed out of each other ([`separation`]: each overlapping pair split by priority, averaged
-//! with relaxation [`PROJECTION_RELAXATION`]) and out of obstacles ([`push_out`]), a fast
+//! pushed out of each other ([`separation`]: each overlapping pair split by priority and by
+//! who left a goal the other is bound for, averaged with relaxation
+//! [`PROJECTION_RELAXATION`]) and out of obstacles ([`push_out`]), a fast
 //! agent's path stopped where it first touches an obstacle ([`tunnel_stop`]), and the obstacle
 //! distance queries the step's phases share.
 
@@ -12,7 +13,13 @@ use super::obstacle::Shape;
 use super::scan::LANES;
 use super::steering::{Moved, PROJECTION_RELAXATION, PUSH_SKIN};
 
-/// Overlap correction of `bodies[k]` against every agent it collides with (read-only).
+/// Overlap correction of `bodies[k]` against every agent it collides with (read-only). Each
+/// pair's overlap is split 50/50 between equals and 90/10 otherwise: the walker takes 90 %
+/// against an arrived agent, the lower priority against the higher, and of equal priorities
+/// the agent bound for a goal against one that left that goal of its queue (keys in the
+/// records, [`goal_key`](super::steering::goal_key)). Those leaving a goal push their way out
+/// through those pressing in to it: at a door, a crowd both ways otherwise presses into a
+/// knot neither side can step back from.
 #[inline]
 pub(crate) fn separation(
     bodies: &[Moved],
@@ -64,6 +71,11 @@ pub(crate) fn separation(
             0.9
         } else if b.priority > o.priority {
             0.1
+        } else if b.passed_key != 0 && b.passed_key == o.target_key {
+            // `b` left the goal `o` is bound for.
+            0.1
+        } else if o.passed_key != 0 && o.passed_key == b.target_key {
+            0.9
         } else {
             0.5
         };
@@ -236,4 +248,53 @@ pub(crate) fn obstacle_distance(
         }
     });
     d
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::crowd::steering::goal_key;
+
+    /// Two agents of equal priority overlapping by 0.1 m along x; `b` bound for `to_b`, having
+    /// left `left_b`, and `o` bound for `to_o`, having left `left_o`: `b`'s correction.
+    fn split(to_b: Vec2, left_b: Vec2, to_o: Vec2, left_o: Vec2) -> Vec2 {
+        let body = |x: f32, slot: u32, to: Vec2, left: Vec2| Moved {
+            pos: Vec2::new(x, 0.0),
+            radius: 0.3,
+            priority: 0.0,
+            layer: 1,
+            mask: 1,
+            slot,
+            target_key: goal_key(to),
+            passed_key: goal_key(left),
+            ..Moved::default()
+        };
+        let bodies = [body(0.0, 0, to_b, left_b), body(0.5, 1, to_o, left_o)];
+        let pos = [bodies[0].pos, bodies[1].pos];
+        let mut grid = AgentGrid::with_capacity(2);
+        grid.build(&pos, 1.0);
+        let (corr, hit) = separation(&bodies, &pos, &grid, 0.3, 0, Kernels::portable(), |_| {});
+        assert!(hit);
+        corr
+    }
+
+    #[test]
+    fn an_agent_leaving_a_goal_takes_a_tenth_of_a_push_from_one_bound_for_it() {
+        let (room, exit, home) = (Vec2::new(0.0, 8.0), Vec2::new(45.0, 2.0), Vec2::NAN);
+        let near = |c: Vec2, want: f32| assert!((c.x + want).abs() < 1e-6, "{c} against {want}");
+        // Equals: half each of the 0.1 m overlap.
+        near(split(exit, home, room, home), 0.05);
+        // `b` left the room the other is bound for: a tenth; bound for it itself: nine.
+        near(split(exit, room, room, home), 0.01);
+        near(split(room, home, exit, room), 0.09);
+        // A goal left that the other is not bound for changes nothing.
+        near(split(exit, Vec2::new(3.0, 3.0), room, home), 0.05);
+    }
+
+    #[test]
+    fn goal_keys_are_zero_only_for_no_goal() {
+        assert_eq!(goal_key(Vec2::NAN), 0);
+        assert_ne!(goal_key(Vec2::ZERO), 0);
+        assert_ne!(goal_key(Vec2::new(0.0, 8.0)), goal_key(Vec2::new(8.0, 0.0)));
+    }
 }

@@ -79,8 +79,9 @@
 //! (a knot of crossing flows), gives way so too.
 //!
 //! **Project**: after moving, overlapping agents are pushed apart (Jacobi iterations; each pair
-//! split by priority: 50/50 for equals, 90/10 when one is lower), then every agent is pushed
-//! out of every obstacle it entered.
+//! split 50/50 between equals, 90/10 when one is lower by priority, or of equal priorities is
+//! bound for the goal the other has left), then every agent is pushed out of every obstacle it
+//! entered.
 //!
 //! **Right of way** (`outranks`, the steer's share w): the higher priority; of equal priorities
 //! contending for one goal, who came to it first: an agent that already left that goal of its queue
@@ -246,9 +247,26 @@ pub(crate) struct Moved {
     /// An upper bound on its distance from where it steered, less rounding (the obstacle gap
     /// test's other side).
     pub moved: f32,
+    /// A key of its target's ground point ([`goal_key`]).
+    pub target_key: u32,
+    /// A key of the goal of its queue it last left (0: none; see [`separation`]).
+    ///
+    /// [`separation`]: super::projection::separation
+    pub passed_key: u32,
 }
 
 const _: () = assert!(core::mem::size_of::<Moved>() == 64);
+
+/// A 32-bit key of a goal's ground point, for the projection's record (0: none, for NaN): the
+/// bits of x and of z, rotated, mixed. Two distinct goals sharing a key only split a push as
+/// if one agent had left the other's goal.
+#[inline]
+pub(crate) fn goal_key(p: Vec2) -> u32 {
+    if p.is_nan() {
+        return 0;
+    }
+    (p.x.to_bits() ^ p.y.to_bits().rotate_left(16)).max(1)
+}
 
 /// The hit a steer decision reports (2D; the simulator adds y and turns `index` into an id).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]

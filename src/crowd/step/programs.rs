@@ -19,7 +19,8 @@ impl Crowd {
     /// others) waits that goal's `wait`, then takes the next; at the last it does what
     /// `on_arrival` says. Replaces any queue it had (a caller that walks goals one at a time,
     /// setting a queue of one goal after another as each is reached, gets the same right of
-    /// way as a queue: the goal it had reached counts as left). An empty `goals` drops the queue (the
+    /// way as a queue: the goal it had reached, or touches the arrival circle of, counts as
+    /// left). An empty `goals` drops the queue (the
     /// agent keeps its target and stops there). Checked before anything changes: targets,
     /// radii and waits finite ([`CrowdError::NonFinite`]), radii and waits ≥ 0
     /// ([`CrowdError::InvalidArgument`]).
@@ -40,15 +41,20 @@ impl Crowd {
             return Ok(());
         };
         let a = self.agents.items[slot].as_mut().expect("live slot");
+        let (at, radius) = (Vec2::new(a.position.x, a.position.z), a.radius);
         retarget(a, first.target, first.arrival_radius);
-        // The goal it last left stays: the one it had reached, if a new queue sends it on
-        // from there, else the one it left before.
+        // The goal it last left stays: the one it had reached, or touches the arrival circle
+        // of, if a new queue sends it on from there (a caller's own reach test may fire a
+        // step before the crowd marks it arrived), else the one it left before.
         let passed = match self.program_of.get(slot) {
             Some(&k) if k != u32::MAX => {
                 let old = &self.programs[k as usize];
-                match old.waiting {
-                    Some(_) => Vec2::new(old.current.target.x, old.current.target.z),
-                    None => old.passed,
+                let left = Vec2::new(old.current.target.x, old.current.target.z);
+                let touching = at.distance(left) <= old.current.arrival_radius + radius;
+                if old.waiting.is_some() || touching {
+                    left
+                } else {
+                    old.passed
                 }
             }
             _ => Vec2::NAN,
@@ -209,5 +215,41 @@ impl Crowd {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The goal the crowd keeps as left when a caller walks an agent to `(1, 0, 0)` and sets
+    /// its next goal as soon as its own reach test (within the arrival radius + 1 mm) fires,
+    /// or after `early` steps if given.
+    fn left_after_hand_off(early: Option<usize>) -> Vec2 {
+        let mut c = Crowd::new(4).unwrap();
+        let id = c.add_agent(Vec3::ZERO, 0.0, 1.0, 0.3).unwrap();
+        let (a, b) = (Vec3::new(1.0, 0.0, 0.0), Vec3::new(5.0, 0.0, 0.0));
+        c.set_goals(id, &[Goal::new(a, 0.25)], OnArrival::Stop)
+            .unwrap();
+        for k in 0.. {
+            c.step(0.1, 1).unwrap();
+            let at = c.agent(id).unwrap().position;
+            if early == Some(k) || (early.is_none() && at.distance(a) <= 0.25 + 1e-3) {
+                break;
+            }
+        }
+        c.set_goals(id, &[Goal::new(b, 0.25)], OnArrival::Stop)
+            .unwrap();
+        let k = c.program_of[(id.0 & SLOT_MASK) as usize] as usize;
+        c.programs[k].passed
+    }
+
+    #[test]
+    fn a_goal_handed_off_at_the_callers_reach_counts_as_left() {
+        // The caller's test fires the step the agent enters the circle, before the crowd's
+        // program has marked the goal reached.
+        assert_eq!(left_after_hand_off(None), Vec2::new(1.0, 0.0));
+        // Sent on halfway, it left nothing.
+        assert!(left_after_hand_off(Some(2)).is_nan());
     }
 }

@@ -8,7 +8,7 @@ use glam::Vec2;
 use crate::crowd::grid::AgentGrid;
 use crate::crowd::par::{par_fill, par_update2, prefetch, MIN_LIGHT_PER_THREAD, SCATTER_AHEAD};
 use crate::crowd::projection::{push_out, separation};
-use crate::crowd::steering::{obstacle_margin, Moved};
+use crate::crowd::steering::{goal_key, obstacle_margin, Moved};
 use crate::crowd::Crowd;
 
 use super::finish::Final;
@@ -57,6 +57,8 @@ impl Crowd {
                     obstacle_gap: d.obstacle_gap,
                     decision: s as u32,
                     moved: 0.0,
+                    target_key: goal_key(o.target),
+                    passed_key: goal_key(o.passed),
                 };
                 // Until `finish`, `pos` is where the grid binned the body.
                 *f = Final {
